@@ -1,0 +1,180 @@
+package dev.rsql.runtime.config;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * String options of a table or the engine, looked up case-insensitively (Blink lower-cases WITH keys; Flink keys
+ * are dotted lower-case already). A lookup may name several aliases, e.g. the Flink key and the Blink key of the
+ * same setting. Records which keys were read so unknown keys can be reported.
+ */
+public final class Options {
+
+    private final Map<String, String> values;            // lower-case key -> value
+    private final Map<String, String> originalKeys;      // lower-case key -> key as written
+    private final Set<String> used = ConcurrentHashMap.newKeySet();
+
+    public Options(Map<String, String> values) {
+        this.values = new LinkedHashMap<>();
+        this.originalKeys = new LinkedHashMap<>();
+        values.forEach((k, v) -> {
+            String lower = k.toLowerCase(Locale.ROOT);
+            this.values.put(lower, v);
+            this.originalKeys.put(lower, k);
+        });
+    }
+
+    public static Options empty() {
+        return new Options(Map.of());
+    }
+
+    /** The first value found under any of the keys, or null. */
+    public String get(String... keys) {
+        for (String key : keys) {
+            String lower = key.toLowerCase(Locale.ROOT);
+            String v = values.get(lower);
+            if (v != null) {
+                used.add(lower);
+                return v;
+            }
+        }
+        return null;
+    }
+
+    public String getOrDefault(String defaultValue, String... keys) {
+        String v = get(keys);
+        return v == null ? defaultValue : v;
+    }
+
+    public String require(String... keys) {
+        String v = get(keys);
+        if (v == null || v.isEmpty()) {
+            throw new ConfigException("option '" + keys[0] + "' is required"
+                    + (keys.length > 1 ? " (also accepted: " + String.join(", ", java.util.Arrays.asList(keys).subList(1, keys.length)) + ")" : ""));
+        }
+        return v;
+    }
+
+    public int getInt(int defaultValue, String... keys) {
+        String v = get(keys);
+        if (v == null || v.isBlank()) {
+            return defaultValue;
+        }
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new ConfigException("option '" + keys[0] + "' must be an integer, got '" + v + "'");
+        }
+    }
+
+    public long getLong(long defaultValue, String... keys) {
+        String v = get(keys);
+        if (v == null || v.isBlank()) {
+            return defaultValue;
+        }
+        try {
+            return Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            throw new ConfigException("option '" + keys[0] + "' must be an integer, got '" + v + "'");
+        }
+    }
+
+    public double getDouble(double defaultValue, String... keys) {
+        String v = get(keys);
+        if (v == null || v.isBlank()) {
+            return defaultValue;
+        }
+        try {
+            return Double.parseDouble(v.trim());
+        } catch (NumberFormatException e) {
+            throw new ConfigException("option '" + keys[0] + "' must be a number, got '" + v + "'");
+        }
+    }
+
+    public boolean getBoolean(boolean defaultValue, String... keys) {
+        String v = get(keys);
+        if (v == null || v.isBlank()) {
+            return defaultValue;
+        }
+        String t = v.trim().toLowerCase(Locale.ROOT);
+        if (t.equals("true")) {
+            return true;
+        }
+        if (t.equals("false")) {
+            return false;
+        }
+        throw new ConfigException("option '" + keys[0] + "' must be true or false, got '" + v + "'");
+    }
+
+    /** A duration: a bare number is milliseconds; otherwise {@code 10 s}, {@code 5min}, {@code 2h}, {@code PT1S}. */
+    public Duration getDuration(Duration defaultValue, String... keys) {
+        String v = get(keys);
+        if (v == null || v.isBlank()) {
+            return defaultValue;
+        }
+        try {
+            return Durations.parse(v);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("option '" + keys[0] + "': " + e.getMessage());
+        }
+    }
+
+    /** Options whose keys start with the prefix, with the prefix removed (e.g. {@code json.} format options). */
+    public Options withPrefix(String prefix) {
+        String p = prefix.toLowerCase(Locale.ROOT);
+        Map<String, String> sub = new LinkedHashMap<>();
+        values.forEach((k, v) -> {
+            if (k.startsWith(p) && k.length() > p.length()) {
+                sub.put(originalKeys.get(k).substring(p.length()), v);
+                used.add(k);
+            }
+        });
+        return new Options(sub);
+    }
+
+    public boolean containsKey(String key) {
+        return values.containsKey(key.toLowerCase(Locale.ROOT));
+    }
+
+    /** All options with the keys as written. */
+    public Map<String, String> asMap() {
+        Map<String, String> m = new LinkedHashMap<>();
+        values.forEach((k, v) -> m.put(originalKeys.get(k), v));
+        return Collections.unmodifiableMap(m);
+    }
+
+    /** Keys (as written) that no lookup has asked for so far. */
+    public Set<String> unusedKeys() {
+        Set<String> unused = new TreeSet<>();
+        values.keySet().forEach(k -> {
+            if (!used.contains(k)) {
+                unused.add(originalKeys.get(k));
+            }
+        });
+        return unused;
+    }
+
+    /** Marks keys as known (e.g. keys the planner itself consumed, such as the connector selector). */
+    public void markUsed(String... keys) {
+        for (String k : keys) {
+            used.add(k.toLowerCase(Locale.ROOT));
+        }
+    }
+
+    public Options with(String key, String value) {
+        Map<String, String> m = new LinkedHashMap<>(asMap());
+        m.put(key, value);
+        return new Options(m);
+    }
+
+    @Override
+    public String toString() {
+        return asMap().toString();
+    }
+}

@@ -1,0 +1,29 @@
+package dev.rsql.runtime.connector;
+
+import dev.rsql.runtime.config.Options;
+import dev.rsql.runtime.format.RowDecoder;
+import dev.rsql.runtime.format.RowEncoder;
+import dev.rsql.runtime.table.TableDescriptor;
+import dev.rsql.runtime.types.RowType;
+
+/** What a connector gets to build a source or sink for one table of one job. */
+public interface ConnectorContext {
+
+    TableDescriptor table();
+
+    /** The table's options (same as {@code table().options()}). */
+    default Options options() {
+        return table().options();
+    }
+
+    JobInfo job();
+
+    /**
+     * A decoder for the table's format (option {@code format}, default {@code defaultFormat}) producing rows of
+     * {@code targetArity} values with the payload fields at {@code targetPositions}.
+     */
+    RowDecoder createDecoder(String defaultFormat, RowType payloadFields, int[] targetPositions, int targetArity);
+
+    /** An encoder for the table's format (option {@code format}, default {@code defaultFormat}). */
+    RowEncoder createEncoder(String defaultFormat, RowType payloadFields);
+}

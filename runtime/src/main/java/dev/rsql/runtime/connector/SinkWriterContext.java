@@ -1,0 +1,11 @@
+package dev.rsql.runtime.connector;
+
+/** The task a sink writer belongs to. */
+public interface SinkWriterContext {
+
+    /** Identifies the writing task, e.g. {@code orders@broker-a#3}; stable across restarts. */
+    String taskId();
+
+    /** Index of the task among those of the job in this process, for naming files or round-robin. */
+    int taskIndex();
+}

@@ -1,0 +1,18 @@
+package dev.rsql.runtime.connector;
+
+/**
+ * The readable side of a table. A source splits into shards (a RocketMQ queue, a file); the engine runs one task per
+ * shard assigned to this process. Shards may come and go while the job runs (consumer-group rebalancing).
+ */
+public interface Source extends AutoCloseable {
+
+    /** True when every shard ends (files, datagen with a row count): the job finishes once all are read. */
+    boolean isBounded();
+
+    /** Starts discovering shards; they are announced to the listener, possibly from another thread. */
+    void start(ShardListener listener) throws Exception;
+
+    /** Stops discovering shards and releases shared resources. Called after every reader is closed. */
+    @Override
+    void close();
+}

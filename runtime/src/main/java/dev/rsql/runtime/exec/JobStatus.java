@@ -1,0 +1,34 @@
+package dev.rsql.runtime.exec;
+
+import java.util.List;
+
+/** What {@code status} shows for one running job instance. */
+public final class JobStatus {
+
+    public final String job;
+    public final String instance;
+    public final JobInstance.State state;
+    public final long startedMillis;
+    public final long updatedMillis;
+    public final List<TaskStatus> tasks;
+    public final String error;
+
+    public JobStatus(String job, String instance, JobInstance.State state, long startedMillis, long updatedMillis,
+                     List<TaskStatus> tasks, String error) {
+        this.job = job;
+        this.instance = instance;
+        this.state = state;
+        this.startedMillis = startedMillis;
+        this.updatedMillis = updatedMillis;
+        this.tasks = List.copyOf(tasks);
+        this.error = error;
+    }
+
+    public long recordsIn() {
+        return tasks.stream().mapToLong(t -> t.recordsIn).sum();
+    }
+
+    public long rowsOut() {
+        return tasks.stream().mapToLong(t -> t.rowsOut).sum();
+    }
+}

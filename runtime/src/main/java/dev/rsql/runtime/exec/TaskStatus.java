@@ -1,0 +1,30 @@
+package dev.rsql.runtime.exec;
+
+/** What {@code status} shows for one task. */
+public final class TaskStatus {
+
+    public enum State { RUNNING, FINISHED, FAILED }
+
+    public final String id;
+    public final String shard;
+    public final State state;
+    public final long recordsIn;
+    public final long rowsOut;
+    public final long skipped;
+    public final long lag;
+    public final long lastCheckpointMillis;
+    public final String error;
+
+    public TaskStatus(String id, String shard, State state, long recordsIn, long rowsOut, long skipped, long lag,
+                      long lastCheckpointMillis, String error) {
+        this.id = id;
+        this.shard = shard;
+        this.state = state;
+        this.recordsIn = recordsIn;
+        this.rowsOut = rowsOut;
+        this.skipped = skipped;
+        this.lag = lag;
+        this.lastCheckpointMillis = lastCheckpointMillis;
+        this.error = error;
+    }
+}

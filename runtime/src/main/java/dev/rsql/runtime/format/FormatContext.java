@@ -1,0 +1,63 @@
+package dev.rsql.runtime.format;
+
+import dev.rsql.runtime.config.Options;
+import dev.rsql.runtime.types.RowType;
+
+/**
+ * What a format needs to know: the fields it decodes or encodes, where decoded fields go in the rows the
+ * connector builds (payload fields may be interleaved with metadata columns), and its options.
+ *
+ * <p>Options hold the table's options with the format prefix removed ({@code json.fail-on-missing-field} becomes
+ * {@code fail-on-missing-field}) plus the un-prefixed table options, so Blink keys such as {@code fieldDelimiter}
+ * work too.
+ */
+public final class FormatContext {
+
+    private final String tableName;
+    private final RowType rowType;
+    private final int[] targetPositions;
+    private final int targetArity;
+    private final Options options;
+
+    public FormatContext(String tableName, RowType rowType, int[] targetPositions, int targetArity, Options options) {
+        if (targetPositions.length != rowType.size()) {
+            throw new IllegalArgumentException("one target position per field expected");
+        }
+        this.tableName = tableName;
+        this.rowType = rowType;
+        this.targetPositions = targetPositions.clone();
+        this.targetArity = targetArity;
+        this.options = options;
+    }
+
+    /** A context whose rows hold exactly the given fields. */
+    public static FormatContext of(String tableName, RowType rowType, Options options) {
+        int[] identity = new int[rowType.size()];
+        for (int i = 0; i < identity.length; i++) {
+            identity[i] = i;
+        }
+        return new FormatContext(tableName, rowType, identity, rowType.size(), options);
+    }
+
+    public String tableName() {
+        return tableName;
+    }
+
+    public RowType rowType() {
+        return rowType;
+    }
+
+    /** For decoders: field i of {@link #rowType()} goes to index {@code targetPositions()[i]} of the row array. */
+    public int[] targetPositions() {
+        return targetPositions.clone();
+    }
+
+    /** For decoders: the length of the row arrays to create. */
+    public int targetArity() {
+        return targetArity;
+    }
+
+    public Options options() {
+        return options;
+    }
+}

@@ -1,0 +1,159 @@
+package dev.rsql.runtime.graph;
+
+import dev.rsql.runtime.config.Options;
+import dev.rsql.runtime.table.TableDescriptor;
+import dev.rsql.runtime.types.RowType;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * Builds a {@link JobGraph}: the Java DSL, and what the SQL planner uses. Reading one table twice gives one source
+ * node; writing one table from several streams gives one sink node over their union.
+ *
+ * <pre>{@code
+ * GraphBuilder b = new GraphBuilder("alerts");
+ * b.source(events).filter(r -> (Integer) r[2] > 100).sinkTo(alerts);
+ * JobGraph g = b.build();
+ * }</pre>
+ */
+public final class GraphBuilder {
+
+    private final String jobName;
+    private final Map<String, SourceNode> sources = new LinkedHashMap<>();
+    private final Map<String, List<GraphNode>> sinkInputs = new LinkedHashMap<>();
+    private final Map<String, TableDescriptor> sinkTables = new LinkedHashMap<>();
+    private final Set<String> ids = new HashSet<>();
+    private Options parameters = Options.empty();
+
+    public GraphBuilder(String jobName) {
+        this.jobName = jobName;
+    }
+
+    public GraphBuilder parameters(Options parameters) {
+        this.parameters = parameters;
+        return this;
+    }
+
+    public Stream source(TableDescriptor table) {
+        return source(table, ErrorPolicy.FAIL, null);
+    }
+
+    public Stream source(TableDescriptor table, ErrorPolicy errorPolicy, TableDescriptor deadLetterTable) {
+        SourceNode node = sources.computeIfAbsent(table.name(), k -> {
+            String id = uniqueId("source-" + k);
+            return new SourceNode(id, table, errorPolicy, deadLetterTable);
+        });
+        return new Stream(node);
+    }
+
+    /** Merges streams of one row type. */
+    public Stream union(List<Stream> streams) {
+        if (streams.size() == 1) {
+            return streams.get(0);
+        }
+        List<GraphNode> inputs = new ArrayList<>();
+        StringBuilder key = new StringBuilder("union");
+        for (Stream s : streams) {
+            inputs.add(s.node);
+            key.append('|').append(s.node.id());
+        }
+        RowType type = streams.get(0).node.outputType();
+        return new Stream(new UnionNode(uniqueId("union-" + digest(key.toString())), inputs, type));
+    }
+
+    public JobGraph build() {
+        List<SinkNode> sinks = new ArrayList<>();
+        sinkInputs.forEach((name, inputs) -> {
+            TableDescriptor table = sinkTables.get(name);
+            GraphNode input;
+            if (inputs.size() == 1) {
+                input = inputs.get(0);
+            } else {
+                List<Stream> streams = new ArrayList<>();
+                inputs.forEach(i -> streams.add(new Stream(i)));
+                input = union(streams).node;
+            }
+            sinks.add(new SinkNode(uniqueId("sink-" + name), input, table));
+        });
+        if (sinks.isEmpty()) {
+            throw new IllegalStateException("job " + jobName + " writes to no table");
+        }
+        return new JobGraph(jobName, sinks, parameters);
+    }
+
+    private String uniqueId(String base) {
+        String id = base;
+        for (int i = 2; !ids.add(id); i++) {
+            id = base + "-" + i;
+        }
+        return id;
+    }
+
+    /** Short stable hash of a node's content, so ids do not depend on build order. */
+    static String digest(String content) {
+        try {
+            byte[] h = MessageDigest.getInstance("SHA-1").digest(content.getBytes(StandardCharsets.UTF_8));
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < 4; i++) {
+                sb.append(String.format("%02x", h[i]));
+            }
+            return sb.toString();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A stream of rows: the output of one graph node. */
+    public final class Stream {
+        private final GraphNode node;
+
+        Stream(GraphNode node) {
+            this.node = node;
+        }
+
+        public GraphNode node() {
+            return node;
+        }
+
+        public RowType rowType() {
+            return node.outputType();
+        }
+
+        /** A calc node running the given function; {@code description} is shown by EXPLAIN and names the node. */
+        public Stream calc(RowType outputType, Supplier<? extends CalcFunction> function, String description) {
+            String id = uniqueId("calc-" + digest(node.id() + "|" + description + "|" + outputType));
+            return new Stream(new CalcNode(id, node, outputType, function, description));
+        }
+
+        public Stream filter(Predicate<Object[]> predicate) {
+            return calc(node.outputType(), () -> in -> predicate.test(in) ? in : null, "filter " + predicate);
+        }
+
+        public Stream map(RowType outputType, Function<Object[], Object[]> mapper) {
+            return calc(outputType, () -> mapper::apply, "map " + mapper);
+        }
+
+        public Stream union(Stream... others) {
+            List<Stream> all = new ArrayList<>();
+            all.add(this);
+            all.addAll(List.of(others));
+            return GraphBuilder.this.union(all);
+        }
+
+        public void sinkTo(TableDescriptor table) {
+            sinkTables.putIfAbsent(table.name(), table);
+            sinkInputs.computeIfAbsent(table.name(), k -> new ArrayList<>()).add(node);
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package dev.rsql.runtime.graph;
+
+import dev.rsql.runtime.types.RowType;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A node of an operator graph. Immutable. The id is stable for the same plan (derived from what the node does,
+ * not from the order nodes were built in) because state and internal topics are named after it.
+ */
+public abstract class GraphNode {
+
+    private final String id;
+    private final List<GraphNode> inputs;
+    private final RowType outputType;
+
+    protected GraphNode(String id, List<GraphNode> inputs, RowType outputType) {
+        this.id = Objects.requireNonNull(id);
+        this.inputs = List.copyOf(inputs);
+        this.outputType = Objects.requireNonNull(outputType);
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public List<GraphNode> inputs() {
+        return inputs;
+    }
+
+    public RowType outputType() {
+        return outputType;
+    }
+
+    /** The kind of node as EXPLAIN shows it, e.g. {@code Source}. */
+    public abstract String kind();
+
+    /** One line of detail for EXPLAIN, e.g. the filter condition. */
+    public abstract String describe();
+
+    @Override
+    public String toString() {
+        return kind() + "[" + id + "]";
+    }
+}

@@ -1,0 +1,34 @@
+package dev.rsql.runtime.operator;
+
+import dev.rsql.runtime.data.Row;
+import dev.rsql.runtime.graph.CalcFunction;
+
+/** Runs a compiled filter + projection; keeps the row kind, so it works on changelogs too. */
+public final class CalcOperator implements Operator {
+
+    private final CalcFunction function;
+    private final Output output;
+
+    public CalcOperator(CalcFunction function, Output output) {
+        this.function = function;
+        this.output = output;
+    }
+
+    @Override
+    public void open(OperatorContext context) throws Exception {
+        function.open(context);
+    }
+
+    @Override
+    public void process(Row row) throws Exception {
+        Object[] out = function.apply(row.fields());
+        if (out != null) {
+            output.emit(row.withFields(out));
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        function.close();
+    }
+}

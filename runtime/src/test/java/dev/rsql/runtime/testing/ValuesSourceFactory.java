@@ -1,0 +1,135 @@
+package dev.rsql.runtime.testing;
+
+import dev.rsql.runtime.connector.ConnectorContext;
+import dev.rsql.runtime.connector.ConnectorFactory;
+import dev.rsql.runtime.connector.ReaderOutput;
+import dev.rsql.runtime.connector.ShardListener;
+import dev.rsql.runtime.connector.ShardReader;
+import dev.rsql.runtime.connector.Source;
+import dev.rsql.runtime.format.RowDecoder;
+import dev.rsql.runtime.table.TableSchema;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Test connector {@code values}: a bounded source over payloads registered with {@link #register} under the
+ * option {@code id}, one shard per registered list, decoded with the table's format.
+ */
+public final class ValuesSourceFactory implements ConnectorFactory {
+
+    private static final Map<String, List<List<String>>> DATA = new ConcurrentHashMap<>();
+
+    /** Registers the payloads of each shard. */
+    @SafeVarargs
+    public static void register(String id, List<String>... shards) {
+        DATA.put(id, List.of(shards));
+    }
+
+    @Override
+    public String identifier() {
+        return "values";
+    }
+
+    @Override
+    public Source createSource(ConnectorContext context) {
+        String id = context.options().require("id");
+        List<List<String>> shards = DATA.getOrDefault(id, List.of());
+        TableSchema schema = context.table().schema();
+        return new Source() {
+            @Override
+            public boolean isBounded() {
+                return true;
+            }
+
+            @Override
+            public void start(ShardListener listener) {
+                for (int i = 0; i < shards.size(); i++) {
+                    RowDecoder decoder = context.createDecoder("json", schema.physicalRowType(),
+                            schema.physicalPositions(), schema.columns().size());
+                    listener.shardAssigned(new Reader(id + "-" + i, shards.get(i), decoder));
+                }
+                listener.noMoreShards();
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    private static final class Reader implements ShardReader {
+        private final String id;
+        private final List<String> payloads;
+        private final RowDecoder decoder;
+        private int next;
+        final List<Long> commits = new ArrayList<>();
+
+        Reader(String id, List<String> payloads, RowDecoder decoder) {
+            this.id = id;
+            this.payloads = payloads;
+            this.decoder = decoder;
+        }
+
+        @Override
+        public String shardId() {
+            return id;
+        }
+
+        @Override
+        public String description() {
+            return "values " + id;
+        }
+
+        @Override
+        public int read(ReaderOutput output, int maxRecords) throws Exception {
+            int n = 0;
+            while (n < maxRecords && next < payloads.size()) {
+                long position = next;
+                byte[] payload = payloads.get(next++).getBytes(StandardCharsets.UTF_8);
+                try {
+                    List<Object[]> rows = new ArrayList<>();
+                    decoder.decode(payload, rows::add);
+                    for (Object[] r : rows) {
+                        output.emit(position, r);
+                    }
+                } catch (dev.rsql.runtime.format.DecodeException e) {
+                    output.decodeError(position, payload, e);
+                }
+                n++;
+            }
+            return n;
+        }
+
+        @Override
+        public boolean isEndOfInput() {
+            return next >= payloads.size();
+        }
+
+        @Override
+        public void setAvailabilityListener(Runnable listener) {
+        }
+
+        @Override
+        public String describePosition(long position) {
+            return "values " + id + ", record " + position;
+        }
+
+        @Override
+        public long position() {
+            return next;
+        }
+
+        @Override
+        public void commit(long position) {
+            commits.add(position);
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}
