@@ -1,0 +1,266 @@
+package dev.rsql.planner;
+
+import dev.rsql.planner.calcite.ConnectorTable;
+import dev.rsql.planner.calcite.PlannerSession;
+import dev.rsql.planner.calcite.QueryTable;
+import dev.rsql.planner.calcite.SqlDeepCopier;
+import dev.rsql.planner.catalog.CatalogTable;
+import dev.rsql.planner.catalog.CatalogView;
+import dev.rsql.planner.catalog.DdlConverter;
+import dev.rsql.planner.catalog.ScriptCatalog;
+import dev.rsql.planner.catalog.TableColumn;
+import dev.rsql.planner.codegen.CalcCompiler;
+import dev.rsql.planner.translate.GraphTranslator;
+import dev.rsql.planner.translate.PlanOptimizer;
+import dev.rsql.runtime.config.ConfigException;
+import dev.rsql.runtime.config.Options;
+import dev.rsql.runtime.graph.ErrorPolicy;
+import dev.rsql.runtime.graph.GraphBuilder;
+import dev.rsql.runtime.graph.JobGraph;
+import dev.rsql.runtime.table.TableDescriptor;
+import dev.rsql.sql.parser.RsqlParser;
+import dev.rsql.sql.parser.ddl.SqlCreateFunction;
+import dev.rsql.sql.parser.ddl.SqlCreateTable;
+import dev.rsql.sql.parser.ddl.SqlCreateView;
+import dev.rsql.sql.parser.ddl.SqlReset;
+import dev.rsql.sql.parser.ddl.SqlSet;
+import dev.rsql.sql.parser.dml.SqlRichInsert;
+import dev.rsql.sql.parser.dml.SqlStatementSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.runtime.CalciteException;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.validate.SqlValidatorException;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Plans a whole script into one operator graph: DDL builds the catalog, every INSERT (and every INSERT of a
+ * statement set) is validated, converted, optimised and translated, and the calc code of the job is compiled.
+ */
+public final class ScriptPlanner {
+
+    /** Prefix of the hidden table holding the stored columns of a table with computed columns. */
+    private static final String STORED_PREFIX = "$stored$";
+
+    private final PlannerContext context;
+
+    public ScriptPlanner(PlannerContext context) {
+        this.context = context;
+    }
+
+    /** Parses, validates and translates a script; the graph is ready to run. */
+    public PlannedJob plan(String jobName, String script) {
+        return new Planning(jobName).run(RsqlParser.parseScript(script));
+    }
+
+    /** One planning run: the state of a script being planned. */
+    private final class Planning {
+        private final String jobName;
+        private final PlannerSession session = new PlannerSession();
+        private final ScriptCatalog catalog = new ScriptCatalog();
+        private final Map<String, String> parameters = new LinkedHashMap<>();
+        private final List<SqlRichInsert> inserts = new ArrayList<>();
+        private final DdlConverter ddl = new DdlConverter(session, this::placeholder);
+
+        Planning(String jobName) {
+            this.jobName = jobName;
+        }
+
+        private String placeholder(String name) {
+            String v = parameters.get(name);
+            if (v == null) {
+                v = context.config().get(name);
+            }
+            if (v == null) {
+                v = context.environment().apply(name);
+            }
+            if (v == null) {
+                v = System.getProperty(name);
+            }
+            return v;
+        }
+
+        PlannedJob run(List<SqlNode> statements) {
+            for (SqlNode stmt : statements) {
+                try {
+                    statement(stmt);
+                } catch (CalciteContextException e) {
+                    throw fromCalcite(e);
+                } catch (CalciteException e) {
+                    throw new PlanningException(stmt.getParserPosition(), e.getMessage(), e);
+                }
+            }
+            if (inserts.isEmpty()) {
+                throw new PlanningException("the script has no INSERT INTO statement: nothing to run");
+            }
+            CalcCompiler compiler = new CalcCompiler(session.typeFactory(), session.conformance(), context.classLoader());
+            GraphBuilder builder = new GraphBuilder(jobName).parameters(new Options(parameters));
+            GraphTranslator translator = new GraphTranslator(builder, compiler, this::sourceSettings);
+            for (SqlRichInsert insert : inserts) {
+                try {
+                    RelNode rel = session.toRel(retarget(insert)).rel;
+                    translator.translateInsert(PlanOptimizer.optimize(rel), insert.getParserPosition());
+                } catch (CalciteContextException e) {
+                    throw fromCalcite(e);
+                } catch (CalciteException e) {
+                    throw new PlanningException(insert.getParserPosition(), e.getMessage(), e);
+                }
+            }
+            compiler.compile();
+            return new PlannedJob(builder.build(), catalog, compiler.source());
+        }
+
+        private void statement(SqlNode stmt) {
+            if (stmt instanceof SqlSet) {
+                SqlSet set = (SqlSet) stmt;
+                if (set.getKey() != null) {
+                    parameters.put(set.getKey(), set.getValue());
+                }
+            } else if (stmt instanceof SqlReset) {
+                String key = ((SqlReset) stmt).getKey();
+                if (key == null) {
+                    parameters.clear();
+                } else {
+                    parameters.remove(key);
+                }
+            } else if (stmt instanceof SqlCreateTable) {
+                CatalogTable table = ddl.table((SqlCreateTable) stmt);
+                if (catalog.addTable(table, ((SqlCreateTable) stmt).isIfNotExists())) {
+                    registerTable(table);
+                }
+            } else if (stmt instanceof SqlCreateView) {
+                SqlCreateView v = (SqlCreateView) stmt;
+                CatalogView view = ddl.view(v);
+                RelDataType rowType = viewRowType(view);
+                if (catalog.addView(view, v.isIfNotExists(), v.isReplace())) {
+                    session.register(view.name(), new QueryTable(rowType, () -> SqlDeepCopier.copy(view.query()), session));
+                }
+            } else if (stmt instanceof SqlCreateFunction) {
+                SqlCreateFunction f = (SqlCreateFunction) stmt;
+                catalog.addFunction(ddl.function(f), f.isIfNotExists(), f.isReplace());
+            } else if (stmt instanceof SqlStatementSet) {
+                inserts.addAll(((SqlStatementSet) stmt).getInserts());
+            } else if (stmt instanceof SqlRichInsert) {
+                inserts.add((SqlRichInsert) stmt);
+            } else {
+                throw new PlanningException(stmt.getParserPosition(), "a " + stmt.getKind().name().toLowerCase(Locale.ROOT)
+                        + " statement cannot run on its own: put a query in INSERT INTO ... or CREATE VIEW");
+            }
+        }
+
+        /**
+         * A table without computed columns is its connector table. Otherwise the connector table is registered under a
+         * hidden name and the table is a query over it that adds the computed columns.
+         */
+        private void registerTable(CatalogTable table) {
+            RelDataTypeFactory f = session.typeFactory();
+            ConnectorTable stored = new ConnectorTable(table, table.storedRowType(f));
+            if (!table.hasComputedColumns()) {
+                session.register(table.name(), stored);
+                return;
+            }
+            session.register(STORED_PREFIX + table.name(), stored);
+            RelDataType rowType = session.queryRowType(computedColumnsQuery(table));
+            session.register(table.name(), new QueryTable(rowType, () -> computedColumnsQuery(table), session));
+        }
+
+        private SqlNode computedColumnsQuery(CatalogTable table) {
+            SqlParserPos pos = table.position();
+            SqlNodeList select = new SqlNodeList(pos);
+            for (TableColumn c : table.columns()) {
+                SqlIdentifier name = new SqlIdentifier(c.name(), c.position());
+                select.add(c.isComputed()
+                        ? SqlStdOperatorTable.AS.createCall(c.position(), SqlDeepCopier.copy(c.expression()), name)
+                        : name);
+            }
+            return new SqlSelect(pos, null, select, new SqlIdentifier(STORED_PREFIX + table.name(), pos),
+                    null, null, null, null, null, null, null, null, null);
+        }
+
+        private RelDataType viewRowType(CatalogView view) {
+            RelDataType rowType = session.queryRowType(view.query());
+            if (view.columnNames().isEmpty()) {
+                return rowType;
+            }
+            if (view.columnNames().size() != rowType.getFieldCount()) {
+                throw new PlanningException(view.position(), "view " + view.name() + " names "
+                        + view.columnNames().size() + " columns but its query returns " + rowType.getFieldCount());
+            }
+            RelDataTypeFactory.Builder b = session.typeFactory().builder();
+            for (int i = 0; i < rowType.getFieldCount(); i++) {
+                b.add(view.columnNames().get(i), rowType.getFieldList().get(i).getType());
+            }
+            return b.build();
+        }
+
+        /** An INSERT into a table with computed columns writes its stored columns. */
+        private SqlRichInsert retarget(SqlRichInsert insert) {
+            SqlNode target = insert.getTargetTable();
+            if (target instanceof SqlIdentifier) {
+                SqlIdentifier id = (SqlIdentifier) target;
+                String name = id.names.get(id.names.size() - 1);
+                if (catalog.view(name) != null) {
+                    throw new PlanningException(id.getParserPosition(), "cannot insert into view " + name);
+                }
+                CatalogTable table = catalog.table(name);
+                if (table != null && table.hasComputedColumns()) {
+                    insert.setOperand(1, new SqlIdentifier(STORED_PREFIX + table.name(), id.getParserPosition()));
+                }
+            }
+            return insert;
+        }
+
+        private ErrorPolicy errorPolicy(CatalogTable t) {
+            Options o = t.options();
+            String policy = o.get("scan.error-policy", "error-policy", "errorPolicy");
+            if (policy == null) {
+                return o.getBoolean(false, "json.ignore-parse-errors", "csv.ignore-parse-errors",
+                        "ignore-parse-errors") ? ErrorPolicy.SKIP : ErrorPolicy.FAIL;
+            }
+            try {
+                return ErrorPolicy.valueOf(policy.trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new PlanningException(t.position(), "table " + t.name()
+                        + ": 'scan.error-policy' must be 'fail' or 'skip', got '" + policy + "'");
+            }
+        }
+
+        private TableDescriptor deadLetterTable(CatalogTable t) {
+            String dl = t.options().get("scan.dead-letter-table", "dead-letter-table", "deadLetterTable");
+            if (dl == null) {
+                return null;
+            }
+            CatalogTable dlTable = catalog.table(dl);
+            if (dlTable == null) {
+                throw new PlanningException(t.position(), "table " + t.name() + ": dead-letter table " + dl
+                        + " is not declared in the script");
+            }
+            return dlTable.descriptor();
+        }
+
+        private GraphTranslator.SourceSettings sourceSettings(ConnectorTable table) {
+            CatalogTable t = table.catalogTable();
+            return new GraphTranslator.SourceSettings(errorPolicy(t), deadLetterTable(t));
+        }
+    }
+
+    private static PlanningException fromCalcite(CalciteContextException e) {
+        SqlParserPos pos = new SqlParserPos(e.getPosLine(), e.getPosColumn(), e.getEndPosLine(), e.getEndPosColumn());
+        Throwable cause = e.getCause();
+        String message = cause instanceof SqlValidatorException || cause instanceof ConfigException
+                ? cause.getMessage() : e.getMessage();
+        return new PlanningException(pos, message, e);
+    }
+}

@@ -1,0 +1,118 @@
+package dev.rsql.planner.calcite;
+
+import dev.rsql.planner.functions.RsqlOperatorTable;
+import dev.rsql.sql.parser.RsqlParser;
+import org.apache.calcite.config.CalciteConnectionConfigImpl;
+import org.apache.calcite.config.CalciteConnectionProperty;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgram;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.hint.HintStrategyTable;
+import org.apache.calcite.rel.hint.HintPredicates;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.schema.Table;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.util.SqlOperatorTables;
+import org.apache.calcite.sql.validate.SqlConformance;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.sql2rel.StandardConvertletTable;
+
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * Calcite's front end for one script: type factory, a schema holding the script's tables and views, the operator
+ * table, validation, and conversion to relational algebra. Names resolve case-insensitively.
+ */
+public final class PlannerSession {
+
+    private final JavaTypeFactoryImpl typeFactory = new JavaTypeFactoryImpl(RsqlTypeSystem.INSTANCE);
+    private final CalciteSchema rootSchema = CalciteSchema.createRootSchema(false, false);
+    private final CalciteCatalogReader catalogReader;
+    private final SqlOperatorTable operatorTable;
+    private final SqlConformance conformance = RsqlParser.config().conformance();
+    private final RelOptCluster cluster;
+
+    public PlannerSession() {
+        Properties props = new Properties();
+        props.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
+        this.catalogReader = new CalciteCatalogReader(rootSchema, List.of(), typeFactory,
+                new CalciteConnectionConfigImpl(props));
+        this.operatorTable = SqlOperatorTables.chain(SqlStdOperatorTable.instance(), RsqlOperatorTable.create());
+        this.cluster = RelOptCluster.create(new HepPlanner(HepProgram.builder().build()), new RexBuilder(typeFactory));
+    }
+
+    public JavaTypeFactoryImpl typeFactory() {
+        return typeFactory;
+    }
+
+    public SqlConformance conformance() {
+        return conformance;
+    }
+
+    public void register(String name, Table table) {
+        rootSchema.add(name, table);
+    }
+
+    public SqlValidator newValidator() {
+        SqlValidator.Config config = SqlValidator.Config.DEFAULT
+                .withConformance(conformance)
+                .withIdentifierExpansion(true)
+                .withTypeCoercionEnabled(true);
+        return SqlValidatorUtil.newValidator(operatorTable, catalogReader, typeFactory, config);
+    }
+
+    /** The declared type as the engine stores it. */
+    public RelDataType deriveType(SqlDataTypeSpec spec) {
+        RelDataType t = spec.deriveType(newValidator());
+        return TypeConverter.normalize(t, typeFactory);
+    }
+
+    /** Validates a copy of the query and returns its row type. */
+    public RelDataType queryRowType(SqlNode query) {
+        SqlValidator validator = newValidator();
+        SqlNode validated = validator.validate(SqlDeepCopier.copy(query));
+        return validator.getValidatedNodeType(validated);
+    }
+
+    /** Validates and converts a statement (query or INSERT). */
+    public RelRoot toRel(SqlNode statement) {
+        return convert(statement, cluster);
+    }
+
+    /** Validates and converts a query in the cluster of the statement being converted (view expansion). */
+    RelRoot expand(SqlNode query, RelOptCluster targetCluster) {
+        return convert(query, targetCluster);
+    }
+
+    private RelRoot convert(SqlNode node, RelOptCluster targetCluster) {
+        SqlValidator validator = newValidator();
+        SqlNode validated = validator.validate(node);
+        SqlToRelConverter.Config config = SqlToRelConverter.config()
+                .withTrimUnusedFields(false)
+                .withExpand(false)
+                .withInSubQueryThreshold(Integer.MAX_VALUE)
+                .withHintStrategyTable(HintStrategyTable.builder()
+                        .hintStrategy("OPTIONS", HintPredicates.TABLE_SCAN)
+                        .build());
+        SqlToRelConverter converter = new SqlToRelConverter(NO_STRING_VIEWS, validator, catalogReader, targetCluster,
+                StandardConvertletTable.INSTANCE, config);
+        return converter.convertQuery(validated, false, true);
+    }
+
+    /** Views are expanded from parse trees by {@link QueryTable}, never from SQL strings. */
+    private static final RelOptTable.ViewExpander NO_STRING_VIEWS = (rowType, queryString, schemaPath, viewPath) -> {
+        throw new UnsupportedOperationException("views are expanded by QueryTable");
+    };
+}

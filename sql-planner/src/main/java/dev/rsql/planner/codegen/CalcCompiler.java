@@ -1,0 +1,159 @@
+package dev.rsql.planner.codegen;
+
+import dev.rsql.planner.PlanningException;
+import dev.rsql.runtime.graph.CalcFunction;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.adapter.enumerable.JavaRowFormat;
+import org.apache.calcite.adapter.enumerable.PhysType;
+import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.adapter.enumerable.RexToLixTranslator;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.linq4j.tree.BlockBuilder;
+import org.apache.calcite.linq4j.tree.ClassDeclaration;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.linq4j.tree.MemberDeclaration;
+import org.apache.calcite.linq4j.tree.ParameterExpression;
+import org.apache.calcite.linq4j.tree.Primitive;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexProgram;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.validate.SqlConformance;
+import org.codehaus.janino.SimpleCompiler;
+
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * Compiles the filter + projection of every calc node of a job into Java with Calcite's expression translator, and
+ * the whole job's calcs into one Janino compilation unit (one nested class per calc node): a row is evaluated by
+ * straight-line code, with no interpretation, reflection or name lookup per row.
+ */
+public final class CalcCompiler {
+
+    private static final String PACKAGE = "dev.rsql.generated";
+    private static final AtomicInteger UNITS = new AtomicInteger();
+
+    private final JavaTypeFactory typeFactory;
+    private final SqlConformance conformance;
+    private final ClassLoader classLoader;
+    private final String unitName = "Job" + UNITS.incrementAndGet();
+    private final List<ClassDeclaration> classes = new ArrayList<>();
+    private final List<CompiledCalc> pending = new ArrayList<>();
+    private String source;
+
+    public CalcCompiler(JavaTypeFactory typeFactory, SqlConformance conformance, ClassLoader classLoader) {
+        this.typeFactory = typeFactory;
+        this.conformance = conformance;
+        this.classLoader = classLoader;
+    }
+
+    /** Adds a program; the returned factory works once {@link #compile()} has run. */
+    public Supplier<CalcFunction> add(RexProgram program) {
+        String name = "Calc" + classes.size();
+        classes.add(generate(name, program));
+        CompiledCalc calc = new CompiledCalc(PACKAGE + "." + unitName + "$" + name);
+        pending.add(calc);
+        return calc;
+    }
+
+    private ClassDeclaration generate(String name, RexProgram program) {
+        ParameterExpression in = Expressions.parameter(Object[].class, "in");
+        RowInputGetter inputs = new RowInputGetter(in, program.getInputRowType(), typeFactory);
+        BlockBuilder body = new BlockBuilder();
+        if (program.getCondition() != null) {
+            Expression condition = RexToLixTranslator.translateCondition(program, typeFactory, body, inputs, null,
+                    conformance);
+            body.add(Expressions.ifThen(Expressions.not(condition),
+                    Expressions.return_(null, Expressions.constant(null, Object[].class))));
+        }
+        RelDataType outputType = program.getOutputRowType();
+        PhysType outputPhysType = PhysTypeImpl.of(typeFactory, outputType, JavaRowFormat.ARRAY, false);
+        List<Expression> values = RexToLixTranslator.translateProjects(program, typeFactory, conformance, body,
+                outputPhysType, DataContext.ROOT, inputs, null);
+        List<Expression> boxed = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+            boxed.add(toRuntimeValue(values.get(i), outputType.getFieldList().get(i)));
+        }
+        body.add(Expressions.return_(null, Expressions.newArrayInit(Object.class, boxed)));
+
+        List<MemberDeclaration> members = new ArrayList<>();
+        members.add(Expressions.fieldDecl(Modifier.PRIVATE | Modifier.FINAL, DataContext.ROOT,
+                Expressions.new_(StreamDataContext.class)));
+        members.add(Expressions.methodDecl(Modifier.PUBLIC, Object[].class, "apply", List.of(in), body.toBlock()));
+        return Expressions.classDecl(Modifier.PUBLIC | Modifier.STATIC | Modifier.FINAL, name, null,
+                List.of(CalcFunction.class), members);
+    }
+
+    private static Expression toRuntimeValue(Expression value, RelDataTypeField field) {
+        Expression v = value;
+        if (SqlTypeFamily.BINARY.contains(field.getType())) {
+            v = Expressions.call(CodegenSupport.class, "toBytes", v);
+        }
+        Type t = v.getType();
+        return t instanceof Class && ((Class<?>) t).isPrimitive() ? Expressions.box(v, Primitive.of(t)) : v;
+    }
+
+    /** Compiles every program added so far into one class. */
+    public void compile() {
+        if (pending.isEmpty()) {
+            return;
+        }
+        ClassDeclaration unit = Expressions.classDecl(Modifier.PUBLIC | Modifier.FINAL, unitName, null, List.of(),
+                new ArrayList<>(classes));
+        source = "package " + PACKAGE + ";\n\n" + Expressions.toString(unit);
+        SimpleCompiler compiler = new SimpleCompiler();
+        compiler.setParentClassLoader(classLoader);
+        try {
+            compiler.cook(source);
+        } catch (Exception e) {
+            throw new PlanningException(null, "generated expression code does not compile: " + e.getMessage()
+                    + "\n" + source, e);
+        }
+        for (CompiledCalc calc : pending) {
+            calc.load(compiler.getClassLoader());
+        }
+        pending.clear();
+    }
+
+    /** The generated Java source of the last compilation (for EXPLAIN and debugging). */
+    public String source() {
+        return source;
+    }
+
+    /** Creates instances of one generated calc class. */
+    private static final class CompiledCalc implements Supplier<CalcFunction> {
+        private final String className;
+        private volatile Constructor<?> constructor;
+
+        CompiledCalc(String className) {
+            this.className = className;
+        }
+
+        void load(ClassLoader loader) {
+            try {
+                constructor = loader.loadClass(className).getDeclaredConstructor();
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("generated class " + className + " is missing", e);
+            }
+        }
+
+        @Override
+        public CalcFunction get() {
+            if (constructor == null) {
+                throw new IllegalStateException(className + " was not compiled");
+            }
+            try {
+                return (CalcFunction) constructor.newInstance();
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot instantiate " + className, e);
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package dev.rsql.planner.translate;
+
+import org.apache.calcite.plan.hep.HepMatchOrder;
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgram;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.rules.CoreRules;
+
+import java.util.List;
+
+/**
+ * Rewrites a converted plan into the shape the graph translator maps 1:1 to operators: filters and projections
+ * merged into calcs, nested unions flattened, no-op calcs removed.
+ */
+public final class PlanOptimizer {
+
+    private static final HepProgram PROGRAM = HepProgram.builder()
+            .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+            .addRuleCollection(List.of(CoreRules.UNION_MERGE, CoreRules.PROJECT_REMOVE))
+            .addRuleCollection(List.of(CoreRules.FILTER_TO_CALC, CoreRules.PROJECT_TO_CALC))
+            .addRuleCollection(List.of(CoreRules.CALC_MERGE, CoreRules.CALC_REMOVE))
+            .build();
+
+    private PlanOptimizer() {
+    }
+
+    public static RelNode optimize(RelNode rel) {
+        HepPlanner planner = new HepPlanner(PROGRAM);
+        planner.setRoot(rel);
+        return planner.findBestExp();
+    }
+}

@@ -1,0 +1,208 @@
+package dev.rsql.planner;
+
+import dev.rsql.runtime.config.Options;
+import dev.rsql.runtime.graph.CalcNode;
+import dev.rsql.runtime.graph.ErrorPolicy;
+import dev.rsql.runtime.graph.GraphNode;
+import dev.rsql.runtime.graph.JobGraph;
+import dev.rsql.runtime.graph.SinkNode;
+import dev.rsql.runtime.graph.SourceNode;
+import dev.rsql.runtime.graph.UnionNode;
+import dev.rsql.runtime.table.Column;
+import dev.rsql.runtime.types.DataType;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ScriptPlannerTest {
+
+    static final String ORDERS = "CREATE TABLE orders (\n"
+            + "  order_id BIGINT, product VARCHAR, amount DOUBLE, qty INT, status VARCHAR, ts TIMESTAMP\n"
+            + ") WITH (type = 'values', id = 'orders');\n";
+
+    static JobGraph plan(String script) {
+        return new ScriptPlanner(PlannerContext.defaults()).plan("test", script).graph();
+    }
+
+    static <T extends GraphNode> List<T> nodes(JobGraph g, Class<T> kind) {
+        return g.nodes().stream().filter(kind::isInstance).map(kind::cast).collect(Collectors.toList());
+    }
+
+    @Test
+    void filterAndProjectionBecomeOneCalcBetweenSourceAndSink() {
+        JobGraph g = plan(ORDERS
+                + "CREATE TABLE out1 (order_id BIGINT, total DOUBLE) WITH (type = 'collect');\n"
+                + "INSERT INTO out1 SELECT order_id, amount * qty AS total FROM orders WHERE status <> 'CANCELLED';");
+        assertEquals(List.of("Source", "Calc", "Sink"),
+                g.nodes().stream().map(GraphNode::kind).collect(Collectors.toList()));
+        CalcNode calc = nodes(g, CalcNode.class).get(0);
+        assertTrue(calc.describe().contains("where"), calc.describe());
+        assertEquals(List.of("order_id", "total"), calc.outputType().names());
+        assertEquals(calc, nodes(g, SinkNode.class).get(0).input());
+    }
+
+    @Test
+    void insertsReadingOneTableShareOneSource() {
+        JobGraph g = plan(ORDERS
+                + "CREATE TABLE a (order_id BIGINT) WITH (type = 'collect');\n"
+                + "CREATE TABLE b (product VARCHAR) WITH (type = 'collect');\n"
+                + "INSERT INTO a SELECT order_id FROM orders WHERE amount > 10;\n"
+                + "INSERT INTO b SELECT product FROM orders WHERE qty > 1;\n");
+        List<SourceNode> sources = nodes(g, SourceNode.class);
+        assertEquals(1, sources.size());
+        assertEquals(2, g.downstreamOf(sources.get(0)).size());
+        assertEquals(2, nodes(g, SinkNode.class).size());
+        assertTrue(g.explain().contains("source-orders"), g.explain());
+    }
+
+    @Test
+    void insertsIntoOneTableShareOneSinkOverAUnion() {
+        JobGraph g = plan(ORDERS
+                + "CREATE TABLE flagged (order_id BIGINT, reason VARCHAR) WITH (type = 'collect');\n"
+                + "INSERT INTO flagged SELECT order_id, 'big' FROM orders WHERE amount > 380;\n"
+                + "INSERT INTO flagged SELECT order_id, 'neg' FROM orders WHERE amount < 0;\n");
+        List<SinkNode> sinks = nodes(g, SinkNode.class);
+        assertEquals(1, sinks.size());
+        assertInstanceOf(UnionNode.class, sinks.get(0).input());
+        assertEquals(1, nodes(g, SourceNode.class).size());
+    }
+
+    @Test
+    void statementSetsInBothSyntaxes() {
+        String ddl = ORDERS + "CREATE TABLE a (order_id BIGINT) WITH (type = 'collect');\n"
+                + "CREATE TABLE b (order_id BIGINT) WITH (type = 'collect');\n";
+        JobGraph g1 = plan(ddl + "EXECUTE STATEMENT SET BEGIN\n"
+                + "INSERT INTO a SELECT order_id FROM orders;\nINSERT INTO b SELECT order_id FROM orders;\nEND;");
+        JobGraph g2 = plan(ddl + "BEGIN STATEMENT SET;\n"
+                + "INSERT INTO a SELECT order_id FROM orders;\nINSERT INTO b SELECT order_id FROM orders;\nEND;");
+        assertEquals(2, nodes(g1, SinkNode.class).size());
+        assertEquals(2, nodes(g2, SinkNode.class).size());
+    }
+
+    @Test
+    void unionAllOfTwoSourcesAndAView() {
+        JobGraph g = plan(ORDERS
+                + "CREATE TABLE app_orders (order_id BIGINT, amount DOUBLE) WITH ('connector' = 'values', 'id' = 'app');\n"
+                + "CREATE VIEW all_orders (channel, id, amt) AS\n"
+                + "  SELECT 'web', order_id, amount FROM orders UNION ALL SELECT 'app', order_id, amount FROM app_orders;\n"
+                + "CREATE TABLE out1 (channel VARCHAR, id BIGINT, amt DOUBLE) WITH (type = 'collect');\n"
+                + "INSERT INTO out1 SELECT channel, id, amt FROM all_orders WHERE amt > 1;\n");
+        assertEquals(2, nodes(g, SourceNode.class).size());
+        assertEquals(1, nodes(g, UnionNode.class).size());
+    }
+
+    @Test
+    void blinkAndFlinkDdlMixInOneScript() {
+        JobGraph g = plan("CREATE TABLE blink_src (\n"
+                + "  id BIGINT, msg VARCHAR, ts TIMESTAMP, __tag__ VARCHAR HEADER,\n"
+                + "  WATERMARK wk FOR ts AS withOffset(ts, 2000)\n"
+                + ") WITH (type = 'values', id = 'x', `group.id` = 'g');\n"
+                + "CREATE TEMPORARY TABLE IF NOT EXISTS flink_sink (\n"
+                + "  id BIGINT, msg STRING, tag STRING, PRIMARY KEY (id) NOT ENFORCED\n"
+                + ") WITH ('connector' = 'collect');\n"
+                + "INSERT INTO flink_sink SELECT id, msg, __tag__ FROM blink_src;\n");
+        SourceNode src = nodes(g, SourceNode.class).get(0);
+        assertEquals("values", src.table().connector());
+        Column header = src.table().schema().columns().get(3);
+        assertTrue(header.isMetadata());
+        assertEquals("__tag__", header.metadataKey());
+        SinkNode sink = nodes(g, SinkNode.class).get(0);
+        assertEquals(List.of("id"), sink.table().schema().primaryKey());
+        assertEquals(DataType.Kind.VARCHAR, sink.table().schema().columns().get(1).type().kind());
+    }
+
+    @Test
+    void computedColumnsAreEvaluatedAfterTheSource() {
+        JobGraph g = plan("CREATE TABLE s (price DOUBLE, qty INT, cost AS price * qty, p AS PROCTIME())"
+                + " WITH (type = 'values', id = 's');\n"
+                + "CREATE TABLE out1 (cost DOUBLE, p TIMESTAMP) WITH (type = 'collect');\n"
+                + "INSERT INTO out1 SELECT cost, p FROM s WHERE cost > 10;\n");
+        SourceNode src = nodes(g, SourceNode.class).get(0);
+        assertEquals(List.of("price", "qty"), src.outputType().names());
+        assertEquals(1, nodes(g, CalcNode.class).size());
+    }
+
+    @Test
+    void placeholdersInOptionsResolveFromSetConfigAndEnvironment() {
+        PlannerContext ctx = new PlannerContext(new Options(Map.of("data.dir", "/conf-dir")),
+                PlannerContext.class.getClassLoader(), name -> name.equals("TOPIC") ? "env-topic" : null);
+        JobGraph g = new ScriptPlanner(ctx).plan("test", "SET 'my.id' = 'from-set';\n"
+                + "CREATE TABLE s (a INT) WITH (type = 'values', id = '${my.id}', topic = '${TOPIC}', "
+                + "path = '${data.dir}/x', other = '${missing:fallback}');\n"
+                + "CREATE TABLE o (a INT) WITH (type = 'collect');\n"
+                + "INSERT INTO o SELECT a FROM s;").graph();
+        Options o = nodes(g, SourceNode.class).get(0).table().options();
+        assertEquals("from-set", o.get("id"));
+        assertEquals("env-topic", o.get("topic"));
+        assertEquals("/conf-dir/x", o.get("path"));
+        assertEquals("fallback", o.get("other"));
+        assertEquals("from-set", g.parameters().get("my.id"));
+    }
+
+    @Test
+    void errorPolicyAndDeadLetterTableFromOptions() {
+        JobGraph g = plan("CREATE TABLE s (a INT) WITH (type = 'values', id = 's', 'json.ignore-parse-errors' = 'true',"
+                + " 'scan.dead-letter-table' = 'bad');\n"
+                + "CREATE TABLE bad (table_name STRING, payload STRING, error STRING) WITH (type = 'collect');\n"
+                + "CREATE TABLE o (a INT) WITH (type = 'collect');\n"
+                + "INSERT INTO o SELECT a FROM s;");
+        SourceNode src = nodes(g, SourceNode.class).get(0);
+        assertEquals(ErrorPolicy.SKIP, src.errorPolicy());
+        assertEquals("bad", src.deadLetterTable().name());
+    }
+
+    static PlanningException planError(String script) {
+        return assertThrows(PlanningException.class, () -> plan(script));
+    }
+
+    @Test
+    void unknownTableIsReportedWithItsPosition() {
+        PlanningException e = planError(ORDERS
+                + "CREATE TABLE o (a BIGINT) WITH (type = 'collect');\n"
+                + "INSERT INTO o SELECT order_id FROM ordrs;");
+        assertTrue(e.getMessage().startsWith("line 5, column 36:"), e.getMessage());
+        assertTrue(e.getMessage().contains("ordrs"), e.getMessage());
+    }
+
+    @Test
+    void unknownColumnIsReportedWithItsPosition() {
+        PlanningException e = planError(ORDERS
+                + "CREATE TABLE o (a BIGINT) WITH (type = 'collect');\n"
+                + "INSERT INTO o\nSELECT order_idd FROM orders;");
+        assertTrue(e.getMessage().startsWith("line 6, column 8:"), e.getMessage());
+        assertTrue(e.getMessage().contains("order_idd"), e.getMessage());
+    }
+
+    @Test
+    void unknownFunctionIsReportedWithItsPosition() {
+        PlanningException e = planError(ORDERS
+                + "CREATE TABLE o (a BIGINT) WITH (type = 'collect');\n"
+                + "INSERT INTO o SELECT no_such_fn(order_id) FROM orders;");
+        assertTrue(e.getMessage().startsWith("line 5, column 22:"), e.getMessage());
+        assertTrue(e.getMessage().toLowerCase().contains("no_such_fn"), e.getMessage());
+    }
+
+    @Test
+    void otherMistakesGiveClearErrors() {
+        assertTrue(planError(ORDERS + "SELECT * FROM orders;").getMessage().contains("INSERT INTO"));
+        assertTrue(planError(ORDERS).getMessage().contains("no INSERT INTO"));
+        assertTrue(planError("CREATE TABLE s (a INT) WITH (path = 'x');\n"
+                + "CREATE TABLE o (a INT) WITH (type = 'collect');\nINSERT INTO o SELECT a FROM s;")
+                .getMessage().contains("names no connector"));
+        assertTrue(planError(ORDERS + ORDERS).getMessage().contains("already defined"));
+        assertTrue(planError("CREATE TABLE s (a INT) WITH (type = 'values', id = '${nope}');\n")
+                .getMessage().startsWith("line 1,"));
+        assertTrue(planError(ORDERS + "CREATE VIEW v AS SELECT order_id FROM orders;\n"
+                + "INSERT INTO v SELECT order_id FROM orders;").getMessage().contains("cannot insert into view"));
+        assertTrue(planError(ORDERS + "CREATE TABLE o (a BIGINT, b BIGINT) WITH (type = 'collect');\n"
+                + "INSERT INTO o SELECT order_id, COUNT(*) FROM orders GROUP BY order_id;")
+                .getMessage().contains("not supported yet"));
+    }
+}
