@@ -14,9 +14,11 @@ import dev.rsql.planner.translate.GraphTranslator;
 import dev.rsql.planner.translate.PlanOptimizer;
 import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.config.Options;
+import dev.rsql.runtime.connector.ConnectorRegistry;
 import dev.rsql.runtime.graph.ErrorPolicy;
 import dev.rsql.runtime.graph.GraphBuilder;
 import dev.rsql.runtime.graph.JobGraph;
+import dev.rsql.runtime.graph.SourceNode;
 import dev.rsql.runtime.table.TableDescriptor;
 import dev.rsql.sql.parser.RsqlParser;
 import dev.rsql.sql.parser.ddl.SqlCreateFunction;
@@ -118,8 +120,31 @@ public final class ScriptPlanner {
                     throw new PlanningException(insert.getParserPosition(), e.getMessage(), e);
                 }
             }
+            JobGraph graph = builder.build();
+            checkConnectors(graph);
             compiler.compile();
-            return new PlannedJob(builder.build(), catalog, compiler.source());
+            return new PlannedJob(graph, catalog, compiler.source());
+        }
+
+        /** Every table the job reads or writes names a connector that is installed (engine or ext/). */
+        private void checkConnectors(JobGraph graph) {
+            ConnectorRegistry connectors = new ConnectorRegistry(context.classLoader());
+            List<TableDescriptor> tables = new ArrayList<>();
+            for (SourceNode s : graph.sources()) {
+                tables.add(s.table());
+                if (s.deadLetterTable() != null) {
+                    tables.add(s.deadLetterTable());
+                }
+            }
+            graph.sinks().forEach(s -> tables.add(s.table()));
+            for (TableDescriptor t : tables) {
+                if (!connectors.contains(t.connector())) {
+                    CatalogTable ct = catalog.table(t.name());
+                    throw new PlanningException(ct == null ? null : ct.position(), "table " + t.name() + ": connector '"
+                            + t.connector() + "' is not available; installed: " + connectors.names()
+                            + " (a jar in ext/ can add one)");
+                }
+            }
         }
 
         private void statement(SqlNode stmt) {

@@ -3,8 +3,10 @@ package dev.rsql.runtime.connector;
 import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.spi.Providers;
 
+import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /** Connectors found with {@link java.util.ServiceLoader} on a class loader (the engine's plus the jars in {@code ext/}). */
@@ -21,6 +23,11 @@ public final class ConnectorRegistry {
 
     public boolean contains(String name) {
         return byName.containsKey(name.toLowerCase(Locale.ROOT));
+    }
+
+    /** Identifiers and aliases of the installed connectors. */
+    public Set<String> names() {
+        return Collections.unmodifiableSet(byName.keySet());
     }
 
     public ConnectorFactory get(String name) {
