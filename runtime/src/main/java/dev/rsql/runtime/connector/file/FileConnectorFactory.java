@@ -1,0 +1,62 @@
+package dev.rsql.runtime.connector.file;
+
+import dev.rsql.runtime.connector.ConnectorContext;
+import dev.rsql.runtime.connector.ConnectorFactory;
+import dev.rsql.runtime.connector.Sink;
+import dev.rsql.runtime.connector.Source;
+
+import java.util.Set;
+
+/**
+ * Connector {@code file} (alias {@code filesystem}): lines of local files, each decoded with the table's format
+ * (option {@code format}, default {@code json}; rsqldb's {@code isJsonData = 'false'} selects {@code csv} with a
+ * {@code fieldDelimiter}, else {@code raw}).
+ *
+ * <p>Options: {@code path} (also {@code filePath}, {@code fileName}, {@code file}) — for reading a file, a directory
+ * (every regular, non-hidden file in it, sorted by name, one shard each) or a glob in the last path component
+ * ({@code /data/in/*.jsonl}); for writing a file (all tasks append whole lines to it) or a directory (a path ending
+ * with {@code /} or an existing directory: each task writes {@code part-<taskIndex>.<ext>}). Sink option
+ * {@code append} (rsqldb {@code needAppend}, default true): when false the output is truncated when the sink is
+ * created. Source metadata columns: {@code file.path} / {@code path} (STRING, the absolute file path) and
+ * {@code line} / {@code offset} (BIGINT, 0-based line number).
+ */
+public final class FileConnectorFactory implements ConnectorFactory {
+
+    static final String[] PATH_KEYS = {"path", "filePath", "fileName", "file", "file_path", "file.path"};
+
+    @Override
+    public String identifier() {
+        return "file";
+    }
+
+    @Override
+    public Set<String> aliases() {
+        return Set.of("filesystem");
+    }
+
+    @Override
+    public Source createSource(ConnectorContext context) {
+        return new FileSource(context);
+    }
+
+    @Override
+    public Sink createSink(ConnectorContext context) {
+        return new FileSink(context);
+    }
+
+    static String formatName(ConnectorContext context) {
+        return context.options().getOrDefault(defaultFormat(context), "format", "value.format", "data_format",
+                "dataformat");
+    }
+
+    /**
+     * {@code json}, unless the table uses rsqldb's {@code isJsonData = 'false'}: then {@code csv} when it sets a
+     * {@code fieldDelimiter}, else {@code raw} (the whole line as the single column).
+     */
+    static String defaultFormat(ConnectorContext context) {
+        if (context.options().getBoolean(true, "isJsonData")) {
+            return "json";
+        }
+        return context.options().get("fieldDelimiter", "field-delimiter") != null ? "csv" : "raw";
+    }
+}

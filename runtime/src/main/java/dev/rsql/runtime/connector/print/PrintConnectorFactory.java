@@ -1,0 +1,171 @@
+package dev.rsql.runtime.connector.print;
+
+import dev.rsql.runtime.config.ConfigException;
+import dev.rsql.runtime.connector.ConnectorContext;
+import dev.rsql.runtime.connector.ConnectorFactory;
+import dev.rsql.runtime.connector.Sink;
+import dev.rsql.runtime.connector.SinkWriter;
+import dev.rsql.runtime.connector.SinkWriterContext;
+import dev.rsql.runtime.data.Row;
+import dev.rsql.runtime.format.json.ValueText;
+import dev.rsql.runtime.types.DataType;
+import dev.rsql.runtime.types.RowType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Connector {@code print} (sink only): writes each row the way Flink's print sink does, e.g.
+ * {@code +I[1, foo, 2024-03-01 10:00:01.390]}, prefixed with {@code <print-identifier>> } when that option is set.
+ *
+ * <p>Options: {@code print-identifier}; {@code target} (also {@code sink.print.target}): {@code stdout} (default),
+ * {@code stderr} or {@code log} (logger {@code dev.rsql.print}, INFO, one event per row); Flink's
+ * {@code standard-error = true} means stderr; Blink's {@code ignoreWrite = true} discards the rows. Each writer
+ * buffers its lines and prints them in one piece on flush, so lines of concurrent tasks never interleave.
+ */
+public final class PrintConnectorFactory implements ConnectorFactory {
+
+    static final Logger PRINT_LOG = LoggerFactory.getLogger("dev.rsql.print");
+
+    /** A writer prints what it holds without waiting for a flush once it holds this many characters. */
+    private static final int EAGER_CHARS = 64 * 1024;
+
+    enum Target { STDOUT, STDERR, LOG, DISCARD }
+
+    @Override
+    public String identifier() {
+        return "print";
+    }
+
+    @Override
+    public Sink createSink(ConnectorContext context) {
+        String table = context.table().name();
+        String id = context.options().get("print-identifier", "printIdentifier", "print.identifier");
+        String prefix = id == null || id.isEmpty() ? "" : id + "> ";
+        Target target;
+        String t = context.options().get("target", "sink.print.target", "print.target");
+        boolean stdErr = context.options().getBoolean(false, "standard-error", "standardError");
+        if (t == null || t.isBlank()) {
+            target = stdErr ? Target.STDERR : Target.STDOUT;
+        } else {
+            switch (t.trim().toLowerCase(Locale.ROOT)) {
+                case "stdout":
+                case "system.out":
+                case "out":
+                    target = Target.STDOUT;
+                    break;
+                case "stderr":
+                case "system.err":
+                case "err":
+                    target = Target.STDERR;
+                    break;
+                case "log":
+                case "logger":
+                    target = Target.LOG;
+                    break;
+                default:
+                    throw new ConfigException("print sink of table " + table + ": option 'target' must be stdout, "
+                            + "stderr or log, got '" + t + "'");
+            }
+        }
+        if (context.options().getBoolean(false, "ignoreWrite", "ignore-write")) {
+            target = Target.DISCARD;
+        }
+        RowType rowType = context.table().schema().rowType();
+        DataType[] types = rowType.types().toArray(new DataType[0]);
+        Target chosen = target;
+        return new Sink() {
+            @Override
+            public SinkWriter createWriter(SinkWriterContext writerContext) {
+                return new PrintWriter(chosen, prefix, types);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    /** Renders a row as {@code +I[v1, v2, ...]}. */
+    static void render(StringBuilder sb, Row row, DataType[] types) {
+        sb.append(row.kind().shortString()).append('[');
+        Object[] f = row.fields();
+        for (int i = 0; i < f.length; i++) {
+            if (i > 0) {
+                sb.append(", ");
+            }
+            ValueText.appendSql(sb, i < types.length ? types[i] : DataType.string(), f[i]);
+        }
+        sb.append(']');
+    }
+
+    private static final class PrintWriter implements SinkWriter {
+        private final Target target;
+        private final String prefix;
+        private final DataType[] types;
+        private final StringBuilder buffer = new StringBuilder();
+        private final List<String> logLines = new ArrayList<>();
+
+        PrintWriter(Target target, String prefix, DataType[] types) {
+            this.target = target;
+            this.prefix = prefix;
+            this.types = types;
+        }
+
+        @Override
+        public void write(Row row) {
+            if (target == Target.DISCARD) {
+                return;
+            }
+            if (target == Target.LOG) {
+                StringBuilder sb = new StringBuilder(prefix);
+                render(sb, row, types);
+                logLines.add(sb.toString());
+                if (logLines.size() >= 1024) {
+                    flush();
+                }
+                return;
+            }
+            buffer.append(prefix);
+            render(buffer, row, types);
+            buffer.append(System.lineSeparator());
+            if (buffer.length() >= EAGER_CHARS) {
+                flush();
+            }
+        }
+
+        @Override
+        public void flush() {
+            switch (target) {
+                case LOG:
+                    for (String line : logLines) {
+                        PRINT_LOG.info("{}", line);
+                    }
+                    logLines.clear();
+                    return;
+                case STDOUT:
+                case STDERR:
+                    if (buffer.length() > 0) {
+                        PrintStream ps = target == Target.STDOUT ? System.out : System.err;
+                        String text = buffer.toString();
+                        buffer.setLength(0);
+                        synchronized (ps) {
+                            ps.print(text);
+                            ps.flush();
+                        }
+                    }
+                    return;
+                default:
+            }
+        }
+
+        @Override
+        public void close() {
+            flush();
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package dev.rsql.runtime.format.json;
+
+import dev.rsql.runtime.format.FormatContext;
+import dev.rsql.runtime.format.FormatFactory;
+import dev.rsql.runtime.format.RowDecoder;
+import dev.rsql.runtime.format.RowEncoder;
+
+/**
+ * Format {@code json}: one JSON object per payload, members bound to the declared columns by name.
+ *
+ * <p>Options (with or without the {@code json.} prefix): {@code fail-on-missing-field} (default false),
+ * {@code timestamp-format.standard} ({@code SQL} or {@code ISO-8601}, for writing), {@code msgIsJsonArray} /
+ * {@code array-of-rows} (a payload may hold a JSON array of objects, one row each).
+ */
+public final class JsonFormatFactory implements FormatFactory {
+
+    @Override
+    public String identifier() {
+        return "json";
+    }
+
+    @Override
+    public RowDecoder createDecoder(FormatContext context) {
+        return new JsonRowDecoder(context);
+    }
+
+    @Override
+    public RowEncoder createEncoder(FormatContext context) {
+        return new JsonRowEncoder(context);
+    }
+}

@@ -1,0 +1,115 @@
+package dev.rsql.runtime.format.json;
+
+import com.alibaba.fastjson2.JSONException;
+import com.alibaba.fastjson2.JSONFactory;
+import com.alibaba.fastjson2.JSONReader;
+import dev.rsql.runtime.format.DecodeException;
+import dev.rsql.runtime.format.FormatContext;
+import dev.rsql.runtime.format.RowDecoder;
+import dev.rsql.runtime.types.RowType;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Decodes a JSON object into a row of the declared fields, streaming with fastjson2's {@link JSONReader} straight
+ * into the row array. Members are matched by name (exact, then case-insensitive); others are skipped; a missing
+ * member or JSON null gives NULL (option {@code fail-on-missing-field} makes a missing member an error).
+ *
+ * <p>With option {@code msgIsJsonArray} (rsqldb) or {@code array-of-rows}, a payload holding a JSON array of
+ * objects gives one row per element.
+ */
+final class JsonRowDecoder implements RowDecoder {
+
+    private final FieldTable fields;
+    private final int[] positions;
+    private final int arity;
+    private final boolean arrayOfRows;
+    private final JSONReader.Context context = JSONFactory.createReadContext();
+    private final List<Object[]> arrayRows = new ArrayList<>();
+
+    JsonRowDecoder(FormatContext ctx) {
+        RowType rowType = ctx.rowType();
+        boolean failOnMissing = ctx.options().getBoolean(false, "fail-on-missing-field", "failOnMissingField");
+        this.fields = new FieldTable(rowType.names(), rowType.types(), failOnMissing);
+        this.positions = ctx.targetPositions();
+        this.arity = ctx.targetArity();
+        this.arrayOfRows = ctx.options().getBoolean(false, "array-of-rows", "msgIsJsonArray");
+    }
+
+    @Override
+    public void decode(byte[] payload, Consumer<Object[]> out) throws DecodeException {
+        Object[] single;
+        try {
+            single = decodeWith(JSONReader.of(payload, 0, payload.length, context), payload);
+        } catch (JSONException e) {
+            // fastjson2's UTF-8 reader rejects member names with characters outside the BMP (emoji); its UTF-16
+            // reader does not. Malformed payloads fail again here, so the retry costs only on errors.
+            try {
+                single = decodeWith(JSONReader.of(new String(payload, StandardCharsets.UTF_8), context), payload);
+            } catch (JSONException again) {
+                throw new DecodeException(null, "malformed JSON (" + shortMessage(again) + "): " + preview(payload), again);
+            }
+        }
+        if (single != null) {
+            out.accept(single);
+        } else {
+            for (Object[] row : arrayRows) {
+                out.accept(row);
+            }
+            arrayRows.clear();
+        }
+    }
+
+    /** The row of an object payload, or null after filling {@link #arrayRows} from an array payload. */
+    private Object[] decodeWith(JSONReader r, byte[] payload) throws DecodeException {
+        try {
+            if (r.nextIfObjectStart()) {
+                Object[] row = new Object[arity];
+                fields.readObject(r, row, positions);
+                if (!r.isEnd()) {
+                    throw new DecodeException(null, "unexpected content after the JSON object: " + preview(payload));
+                }
+                return row;
+            }
+            if (arrayOfRows && r.nextIfArrayStart()) {
+                arrayRows.clear();
+                while (!r.nextIfArrayEnd()) {
+                    if (!r.nextIfObjectStart()) {
+                        throw new DecodeException(null, "not a JSON object in the array: " + preview(payload));
+                    }
+                    Object[] row = new Object[arity];
+                    fields.readObject(r, row, positions);
+                    arrayRows.add(row);
+                }
+                return null;
+            }
+            throw new DecodeException(null, "not a JSON object: " + preview(payload));
+        } catch (ValueException e) {
+            throw e.toDecodeException();
+        } finally {
+            r.close();
+        }
+    }
+
+    /** fastjson2 appends the whole input to its messages; keep the part before it. */
+    private static String shortMessage(JSONException e) {
+        String m = String.valueOf(e.getMessage());
+        int cut = m.indexOf(", fastjson-version");
+        if (cut > 0) {
+            m = m.substring(0, cut);
+        }
+        return m.length() > 200 ? m.substring(0, 197) + "..." : m;
+    }
+
+    static String preview(byte[] payload) {
+        int n = Math.min(payload.length, 200);
+        String s = new String(payload, 0, n, StandardCharsets.UTF_8).strip();
+        if (s.isEmpty()) {
+            return "(empty)";
+        }
+        return payload.length > n ? s + "..." : s;
+    }
+}

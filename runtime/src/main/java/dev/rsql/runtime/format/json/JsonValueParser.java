@@ -1,0 +1,41 @@
+package dev.rsql.runtime.format.json;
+
+import com.alibaba.fastjson2.JSONException;
+import com.alibaba.fastjson2.JSONReader;
+import dev.rsql.runtime.types.DataType;
+
+/** Reads JSON text as a value of a declared type (for other text formats with nested columns). Not thread-safe. */
+public final class JsonValueParser {
+
+    private final ValueReader reader;
+
+    private JsonValueParser(DataType type, boolean failOnMissing) {
+        this.reader = new ValueReader(type, failOnMissing);
+    }
+
+    public static JsonValueParser of(DataType type) {
+        return new JsonValueParser(type, false);
+    }
+
+    /** The internal value of the JSON text ({@code null} for JSON null). */
+    public Object parse(String json) throws ValueException {
+        try (JSONReader r = JSONReader.of(json)) {
+            Object v = reader.readNullable(r);
+            if (!r.isEnd()) {
+                throw new ValueException(null, "unexpected content after the JSON value in " + ValueText.describe(json));
+            }
+            return v;
+        } catch (JSONException e) {
+            throw new ValueException(null, "cannot read " + ValueText.describe(json) + " as " + reader.type.nullable()
+                    + ": malformed JSON");
+        }
+    }
+
+    Object parseOrThrow(String json) {
+        try {
+            return parse(json);
+        } catch (ValueException e) {
+            throw new IllegalArgumentException(e.getMessage());
+        }
+    }
+}
