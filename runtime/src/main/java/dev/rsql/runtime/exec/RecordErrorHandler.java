@@ -42,12 +42,12 @@ final class RecordErrorHandler {
     }
 
     void decodeError(String position, byte[] payload, Exception cause) throws Exception {
-        String message = "table " + tableName + ": cannot decode the record at " + position + ": " + cause.getMessage();
         if (policy == ErrorPolicy.FAIL) {
-            throw new RecordException(jobName, taskId, position, new IllegalArgumentException(message, cause));
+            throw RecordException.decoding(jobName, taskId, tableName, position, cause);
         }
         skipped.incrementAndGet();
-        LOG.warn("job={} task={} skipped a record: {}", jobName, taskId, message);
+        LOG.warn("job={} task={} skipped a record of table {} at {}: {}", jobName, taskId, tableName, position,
+                cause.getMessage());
         if (deadLetter != null) {
             deadLetter.write(Row.insert(deadLetterRow(position, payload, cause)));
         }

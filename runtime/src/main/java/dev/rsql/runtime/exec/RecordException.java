@@ -1,9 +1,21 @@
 package dev.rsql.runtime.exec;
 
-/** Processing a record failed; names the job, task and the record's position. */
+/** Decoding or processing a record failed; the message names the job, task and the record's position. */
 public final class RecordException extends Exception {
 
-    public RecordException(String jobName, String taskId, String position, Throwable cause) {
-        super("job " + jobName + " task " + taskId + ": record at " + position + " failed: " + cause.getMessage(), cause);
+    RecordException(String message, Throwable cause) {
+        super(message, cause);
+    }
+
+    /** Processing a decoded record failed in an operator or sink. */
+    static RecordException processing(String jobName, String taskId, String position, Throwable cause) {
+        return new RecordException("job " + jobName + " task " + taskId + ": record at " + position + " failed: "
+                + cause.getMessage(), cause);
+    }
+
+    /** A record could not be decoded and the table's policy is to fail. */
+    static RecordException decoding(String jobName, String taskId, String table, String position, Throwable cause) {
+        return new RecordException("job " + jobName + " task " + taskId + ": table " + table
+                + ": cannot decode the record at " + position + ": " + cause.getMessage(), cause);
     }
 }

@@ -213,7 +213,7 @@ public final class Task implements ReaderOutput {
         try {
             head.emit(row);
         } catch (Exception e) {
-            throw new RecordException(jobName, id, reader.describePosition(position), e);
+            throw RecordException.processing(jobName, id, reader.describePosition(position), e);
         }
     }
 
