@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# A single-node RocketMQ 5.3.3 (name server + broker) on localhost, for users who have none.
+# Usage: bin/broker.sh start|stop|status [--dir DIR] [--port NAMESRV_PORT] [--broker-port PORT]
+#   data goes to DIR (default data/broker); the name server listens on NAMESRV_PORT (default 9876)
+set -u
+. "$(dirname "$0")/common.sh"
+
+cmd="${1:-}"
+[ $# -gt 0 ] && shift
+dir="$RSQL_HOME/data/broker"
+port=9876
+broker_port=10911
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --dir) dir="$2"; shift 2 ;;
+    --port) port="$2"; shift 2 ;;
+    --broker-port) broker_port="$2"; shift 2 ;;
+    *) echo "unknown option $1"; exit 2 ;;
+  esac
+done
+pidfile="$RSQL_HOME/run/broker.pid"
+log="$RSQL_HOME/log/broker.log"
+
+case "$cmd" in
+  start)
+    if rsql_alive "$pidfile"; then
+      echo "broker already running (pid $(cat "$pidfile")), name server 127.0.0.1:$port"
+      exit 0
+    fi
+    if ! ls "$RSQL_HOME"/lib/broker/*.jar >/dev/null 2>&1; then
+      echo "no broker jars in $RSQL_HOME/lib/broker"
+      exit 1
+    fi
+    mkdir -p "$RSQL_HOME/run" "$RSQL_HOME/log" "$dir"
+    nohup "$JAVA" ${RSQL_BROKER_HEAP_OPTS:--Xms256m -Xmx512m} -cp "$RSQL_HOME/lib/broker/*" dev.rsql.broker.LocalBrokerMain \
+      --dir "$dir" --namesrv-port "$port" --broker-port "$broker_port" >>"$log" 2>&1 </dev/null &
+    pid=$!
+    echo "$pid" >"$pidfile"
+    for i in $(seq 1 600); do
+      if grep -q "name server" "$log" 2>/dev/null && grep -q "ready" "$log"; then
+        echo "broker started (pid $pid), name server 127.0.0.1:$port, data in $dir"
+        exit 0
+      fi
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+      echo "broker started (pid $pid), still starting; log: $log"
+      exit 0
+    fi
+    echo "broker failed to start; last lines of $log:"
+    tail -n 15 "$log" | sed 's/^/  /'
+    rm -f "$pidfile"
+    exit 1
+    ;;
+  stop)
+    if ! rsql_alive "$pidfile"; then
+      echo "broker is not running"
+      rm -f "$pidfile"
+      exit 0
+    fi
+    pid=$(cat "$pidfile")
+    kill -TERM "$pid"
+    for i in $(seq 1 600); do
+      kill -0 "$pid" 2>/dev/null || { echo "broker stopped"; rm -f "$pidfile"; exit 0; }
+      sleep 0.1
+    done
+    echo "broker (pid $pid) did not stop within 60s"
+    exit 1
+    ;;
+  status)
+    if rsql_alive "$pidfile"; then echo "broker running (pid $(cat "$pidfile"))"; else echo "broker not running"; fi
+    ;;
+  *)
+    sed -n '2,4p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+    ;;
+esac

@@ -1,0 +1,32 @@
+# Shared by the bin/ scripts: locates the installation, Java and the class path.
+RSQL_HOME="${RSQL_HOME:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+export RSQL_HOME
+if [ -f "$RSQL_HOME/conf/rsql-env.sh" ]; then
+  . "$RSQL_HOME/conf/rsql-env.sh"
+fi
+if [ -n "${JAVA_HOME:-}" ]; then
+  JAVA="$JAVA_HOME/bin/java"
+else
+  JAVA="java"
+fi
+if ! command -v "$JAVA" >/dev/null 2>&1; then
+  echo "rsql: java not found; install a JDK 17+ or set JAVA_HOME" >&2
+  exit 1
+fi
+if ! ls "$RSQL_HOME"/lib/*.jar >/dev/null 2>&1; then
+  echo "rsql: no jars in $RSQL_HOME/lib; in a source checkout run 'mvn -DskipTests package' first" >&2
+  exit 1
+fi
+RSQL_CLASSPATH="$RSQL_HOME/lib/*"
+RSQL_JAVA_OPTS="${RSQL_HEAP_OPTS:--Xms64m -Xmx512m} ${JAVA_OPTS:-} -Dlogback.configurationFile=$RSQL_HOME/conf/logback.xml -Drocketmq.client.logRoot=$RSQL_HOME/log/rocketmq -Drocketmq.client.logLevel=WARN"
+
+# Prints every job name under jobs/: jobs/x.sql is x, jobs/ns/y.sql is ns/y.
+rsql_list_jobs() {
+  [ -d "$RSQL_HOME/jobs" ] || return 0
+  (cd "$RSQL_HOME/jobs" && find . -mindepth 1 -maxdepth 2 -type f -name '*.sql' | sed -e 's#^\./##' -e 's#\.sql$##' | sort)
+}
+
+# True when the process in a pid file is alive.
+rsql_alive() {
+  [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null
+}

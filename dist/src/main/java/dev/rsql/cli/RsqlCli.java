@@ -1,0 +1,33 @@
+package dev.rsql.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+
+/** The {@code rsql} command line: check, explain, run and inspect SQL jobs. */
+@Command(name = "rsql", mixinStandardHelpOptions = true, version = "rsql 0.1.0",
+        description = "A SQL streaming engine with a Blink-compatible dialect.",
+        subcommands = {CheckCommand.class, ExplainCommand.class, RunCommand.class, StatusCommand.class,
+                JobsCommand.class})
+public final class RsqlCli {
+
+    @Option(names = "--home", description = "Installation directory (bin conf jobs ext lib log). "
+            + "Default: $RSQL_HOME, else the current directory.")
+    private Path home;
+
+    EngineHome engineHome() {
+        Path dir = home;
+        if (dir == null) {
+            String env = System.getenv("RSQL_HOME");
+            dir = Path.of(env == null || env.isBlank() ? "." : env);
+        }
+        return new EngineHome(dir, System::getenv);
+    }
+
+    public static void main(String[] args) {
+        int code = new CommandLine(new RsqlCli()).execute(args);
+        System.exit(code);
+    }
+}

@@ -1,0 +1,105 @@
+package dev.rsql.cli;
+
+import dev.rsql.planner.PlannedJob;
+import dev.rsql.planner.PlannerContext;
+import dev.rsql.planner.ScriptPlanner;
+import dev.rsql.runtime.config.Options;
+import dev.rsql.runtime.exec.EngineContext;
+import dev.rsql.runtime.exec.JobInstance;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * Runs one job in this process until its bounded sources are drained, it fails, or the process is asked to stop
+ * (SIGTERM / Ctrl-C), which stops it gracefully: records in hand finished, sinks flushed, offsets committed.
+ */
+@Command(name = "run", description = "Run a job in the foreground until it finishes or is stopped.")
+final class RunCommand implements Callable<Integer> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
+    private static final Duration STATUS_INTERVAL = Duration.ofSeconds(2);
+
+    @ParentCommand
+    private RsqlCli cli;
+
+    @Parameters(index = "0", description = "Script file or job name.")
+    private String script;
+
+    @Option(names = "--name", description = "Job name (default: the script's path under jobs/ without .sql).")
+    private String name;
+
+    @Option(names = "--instance", description = "Instance id, to run several instances of one job.")
+    private String instance;
+
+    @Option(names = {"-D", "--set"}, description = "Engine setting overriding conf/rsql.conf, e.g. -D worker.threads=4.")
+    private Map<String, String> settings = new LinkedHashMap<>();
+
+    @Override
+    public Integer call() throws Exception {
+        EngineHome home = cli.engineHome();
+        ScriptArgument arg = ScriptArgument.resolve(home, script, name);
+        Map<String, String> config = new LinkedHashMap<>(home.loadConfig());
+        config.putAll(settings);
+        if (instance != null) {
+            config.put("instance.id", instance);
+        }
+        Options options = new Options(config);
+        ClassLoader classLoader = home.extClassLoader(getClass().getClassLoader());
+        PlannedJob planned;
+        try {
+            planned = new ScriptPlanner(new PlannerContext(options, classLoader, System::getenv)).plan(arg.jobName, arg.text);
+        } catch (RuntimeException e) {
+            System.err.println("ERROR  " + arg.file + ": " + e.getMessage());
+            LOG.error("job={} cannot be planned: {}", arg.jobName, e.getMessage());
+            return 2;
+        }
+        LOG.info("job={} planned from {}:\n{}", arg.jobName, arg.file, planned.graph().explain());
+        JobInstance job = new JobInstance(planned.graph(), new EngineContext(options, classLoader));
+        Path statusFile = home.statusFile(arg.jobName, instance);
+        long pid = ProcessHandle.current().pid();
+        Thread hook = new Thread(() -> {
+            if (!job.termination().isDone()) {
+                LOG.info("job={} stop requested", arg.jobName);
+                job.stop();
+                writeStatus(job, statusFile, pid);
+            }
+        }, "rsql-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            job.start();
+        } catch (Exception e) {
+            System.err.println("ERROR  job " + arg.jobName + " cannot start: " + e.getMessage());
+            LOG.error("job={} cannot start", arg.jobName, e);
+            return 1;
+        }
+        writeStatus(job, statusFile, pid);
+        while (!job.awaitTermination(STATUS_INTERVAL)) {
+            writeStatus(job, statusFile, pid);
+        }
+        writeStatus(job, statusFile, pid);
+        if (job.failure() != null) {
+            System.err.println("ERROR  job " + arg.jobName + " failed: " + job.failure().getMessage());
+            return 1;
+        }
+        return 0;
+    }
+
+    private static void writeStatus(JobInstance job, Path file, long pid) {
+        try {
+            StatusFile.write(file, job.status(), pid);
+        } catch (IOException e) {
+            LOG.warn("cannot write status file {}: {}", file, e.getMessage());
+        }
+    }
+}
