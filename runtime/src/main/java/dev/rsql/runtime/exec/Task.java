@@ -60,7 +60,6 @@ public final class Task implements ReaderOutput {
     // Owned by the thread running the task.
     private boolean stopRequested;
     private long recordsIn;
-    private long positionOfCurrentRecord = -1;
     private long committedPosition = -1;
 
     // Published once per slice for status readers on other threads.
@@ -209,7 +208,6 @@ public final class Task implements ReaderOutput {
     @Override
     public void emit(long position, Row row) throws Exception {
         recordsIn++;
-        positionOfCurrentRecord = position;
         try {
             head.emit(row);
         } catch (Exception e) {
@@ -314,9 +312,5 @@ public final class Task implements ReaderOutput {
     @Override
     public String toString() {
         return "Task " + id;
-    }
-
-    long positionOfCurrentRecord() {
-        return positionOfCurrentRecord;
     }
 }

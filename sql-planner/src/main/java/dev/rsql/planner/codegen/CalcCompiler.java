@@ -10,6 +10,7 @@ import org.apache.calcite.adapter.enumerable.RexToLixTranslator;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.linq4j.tree.BlockBuilder;
 import org.apache.calcite.linq4j.tree.ClassDeclaration;
+import org.apache.calcite.linq4j.tree.ClassDeclarationFinder;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.linq4j.tree.MemberDeclaration;
@@ -107,6 +108,8 @@ public final class CalcCompiler {
         }
         ClassDeclaration unit = Expressions.classDecl(Modifier.PUBLIC | Modifier.FINAL, unitName, null, List.of(),
                 new ArrayList<>(classes));
+        // Hoists per-row constant work (new LikeFunction(), calls on literals) into static final fields.
+        unit = (ClassDeclaration) unit.accept(ClassDeclarationFinder.create());
         source = "package " + PACKAGE + ";\n\n" + Expressions.toString(unit);
         SimpleCompiler compiler = new SimpleCompiler();
         compiler.setParentClassLoader(classLoader);
