@@ -18,6 +18,7 @@ import org.apache.calcite.linq4j.tree.ParameterExpression;
 import org.apache.calcite.linq4j.tree.Primitive;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.validate.SqlConformance;
@@ -42,6 +43,7 @@ public final class CalcCompiler {
     private static final AtomicInteger UNITS = new AtomicInteger();
 
     private final JavaTypeFactory typeFactory;
+    private final RexBuilder rexBuilder;
     private final SqlConformance conformance;
     private final ClassLoader classLoader;
     private final String unitName = "Job" + UNITS.incrementAndGet();
@@ -51,6 +53,7 @@ public final class CalcCompiler {
 
     public CalcCompiler(JavaTypeFactory typeFactory, SqlConformance conformance, ClassLoader classLoader) {
         this.typeFactory = typeFactory;
+        this.rexBuilder = new RexBuilder(typeFactory);
         this.conformance = conformance;
         this.classLoader = classLoader;
     }
@@ -58,7 +61,7 @@ public final class CalcCompiler {
     /** Adds a program; the returned factory works once {@link #compile()} has run. */
     public Supplier<CalcFunction> add(RexProgram program) {
         String name = "Calc" + classes.size();
-        classes.add(generate(name, program));
+        classes.add(generate(name, ConstantLikeRewriter.rewrite(program, rexBuilder)));
         CompiledCalc calc = new CompiledCalc(PACKAGE + "." + unitName + "$" + name);
         pending.add(calc);
         return calc;
