@@ -1,0 +1,353 @@
+package dev.rsql.runtime.connector.rocketmq;
+
+import dev.rsql.runtime.config.ConfigException;
+import dev.rsql.runtime.config.Options;
+import dev.rsql.runtime.connector.ConnectorContext;
+import org.apache.rocketmq.acl.common.AclClientRPCHook;
+import org.apache.rocketmq.acl.common.SessionCredentials;
+import org.apache.rocketmq.remoting.RPCHook;
+
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The options of one RocketMQ table, read once when its source or sink is created. Every key is looked up with its
+ * Flink-style name first, then the Blink / rsqldb aliases (see {@link RocketMqConnectorFactory} for the list).
+ */
+final class RocketMqOptions {
+
+    /** Where a queue without a committed offset of the consumer group starts. */
+    enum StartupMode { GROUP_OFFSETS, EARLIEST, LATEST, TIMESTAMP, SPECIFIC_OFFSET }
+
+    static final String[] TOPIC = {"topic"};
+    static final String[] NAMESRV = {"nameserver", "nameServerAddress", "namesrvAddr", "namesrv", "endPoint",
+            "name-server", "namesrv.addr"};
+    static final String[] ENGINE_NAMESRV = {"rocketmq.namesrv", "namesrv.addr", "NAMESRV_ADDR", "rocketmq.namesrv.addr"};
+    static final String[] CONSUMER_GROUP = {"consumerGroup", "scan.group-id", "groupName", "group", "group.id"};
+    static final String[] PRODUCER_GROUP = {"producerGroup", "sink.producer-group"};
+    static final String[] TAG = {"tag", "scan.tag", "tags"};
+    static final String[] STARTUP_MODE = {"scan.startup.mode", "startupMode", "startup-mode"};
+    static final String[] STARTUP_TIMESTAMP = {"scan.startup.timestamp-millis", "startTimeMs", "startTimeMillis"};
+    static final String[] START_TIME = {"startTime", "scan.startup.time"};
+    static final String[] START_OFFSET = {"startMessageOffset", "scan.startup.offset"};
+    static final String[] ACCESS_ID = {"accessId"};
+    static final String[] ACCESS_KEY = {"accessKey", "access-key"};
+    static final String[] SECRET_KEY = {"secretKey", "secret-key"};
+    static final String[] PULL_BATCH = {"scan.pull-batch-size", "pullBatchSize"};
+    static final String[] QUEUE_BUFFER = {"scan.queue-buffer-size"};
+    static final String[] QUEUE_BUFFER_BYTES = {"scan.queue-buffer-bytes"};
+    static final String[] PULL_THREADS = {"scan.pull-threads", "pullThreadNums"};
+    static final String[] SINK_BATCH_SIZE = {"sink.batch-size", "batchSize"};
+    static final String[] SINK_BATCH_BYTES = {"sink.batch-bytes"};
+    static final String[] SINK_SEND_TIMEOUT = {"sink.send-timeout", "sendTimeoutMs", "sendMsgTimeout"};
+    static final String[] SINK_RETRIES = {"sink.retries", "retryTimes", "maxRetryTimes"};
+    static final String[] SINK_FLUSH_TIMEOUT = {"sink.flush-timeout"};
+    static final String[] SINK_MAX_PENDING = {"sink.max-pending-messages"};
+    static final String[] KEY_COLUMNS = {"sink.key-columns", "keyColumns", "keyColumn", "key.fields"};
+    static final String[] TAG_COLUMN = {"sink.tag-column", "tagColumn"};
+    /** Blink/rsqldb keys accepted and ignored: the engine handles their concern elsewhere or has no equivalent. */
+    static final String[] IGNORED = {"pullIntervalMs", "maxThread", "thread.max.count", "lengthCheck",
+            "instanceID", "maxFetchLogGroupSize", "autoFlushSize", "autoFlushTimeGap", "isJsonData"};
+
+    private static final DateTimeFormatter START_TIME_FORMAT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+
+    final String table;
+    final String job;
+    final String instanceId;
+    final String topic;
+    final String namesrv;
+    final Options options;
+    final RPCHook rpcHook;
+
+    private RocketMqOptions(ConnectorContext context) {
+        this.table = context.table().name();
+        this.job = context.job().name();
+        this.instanceId = context.job().instanceId();
+        this.options = context.options();
+        String t = options.get(TOPIC);
+        if (t == null || t.isBlank()) {
+            throw error("option 'topic' is required");
+        }
+        this.topic = t.trim();
+        this.namesrv = nameServer(context);
+        this.rpcHook = aclHook();
+        for (String k : IGNORED) {
+            options.markUsed(k);
+        }
+    }
+
+    static RocketMqOptions of(ConnectorContext context) {
+        return new RocketMqOptions(context);
+    }
+
+    ConfigException error(String message) {
+        return new ConfigException("table " + table + " (connector rocketmq): " + message);
+    }
+
+    private String nameServer(ConnectorContext context) {
+        String v = options.get(NAMESRV);
+        if (v == null || v.isBlank()) {
+            v = context.job().config().get(ENGINE_NAMESRV);
+        }
+        if (v == null || v.isBlank()) {
+            throw error("no name server address: set the table option 'nameserver' (also accepted: "
+                    + String.join(", ", List.of(NAMESRV).subList(1, NAMESRV.length))
+                    + ") or the engine setting 'rocketmq.namesrv' (also accepted: namesrv.addr, NAMESRV_ADDR)");
+        }
+        // Blink endPoint values may carry a scheme; RocketMQ wants host:port[;host:port].
+        String s = v.trim();
+        if (s.startsWith("http://")) {
+            s = s.substring("http://".length());
+        }
+        return s.replace(',', ';');
+    }
+
+    /**
+     * ACL credentials: Flink style {@code accessKey} + {@code secretKey}, or Blink style {@code accessId} (the key
+     * id) + {@code accessKey} (the secret). Null when none is set.
+     */
+    private RPCHook aclHook() {
+        String accessId = options.get(ACCESS_ID);
+        String ak;
+        String sk;
+        if (accessId != null && !accessId.isBlank()) {
+            ak = accessId;
+            sk = options.get(ACCESS_KEY);
+            if (sk == null) {
+                throw error("option 'accessId' needs 'accessKey' (the secret)");
+            }
+        } else {
+            ak = options.get(ACCESS_KEY);
+            sk = options.get(SECRET_KEY);
+            if (ak == null && sk == null) {
+                return null;
+            }
+            if (ak == null || sk == null) {
+                throw error("options 'accessKey' and 'secretKey' must be set together");
+            }
+        }
+        return new AclClientRPCHook(new SessionCredentials(ak.trim(), sk.trim()));
+    }
+
+    // ---- names ----
+
+    /** A RocketMQ group or instance name from free text: {@code [%|a-zA-Z0-9_-]}, at most 255 characters. */
+    static String sanitize(String name) {
+        StringBuilder sb = new StringBuilder(name.length());
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'
+                    || c == '-' || c == '%' || c == '|';
+            sb.append(ok ? c : '_');
+        }
+        String s = sb.toString();
+        return s.length() > 255 ? s.substring(0, 255) : s;
+    }
+
+    String consumerGroup() {
+        String g = options.get(CONSUMER_GROUP);
+        String group = g == null || g.isBlank() ? "rsql_" + job + "_" + table : g.trim();
+        return checkedGroup(sanitize(group));
+    }
+
+    String producerGroup() {
+        String g = options.get(PRODUCER_GROUP);
+        String group = g == null || g.isBlank() ? "rsql_" + job + "_" + table + "_producer" : g.trim();
+        return checkedGroup(sanitize(group));
+    }
+
+    private String checkedGroup(String sanitized) {
+        if (sanitized.equals("DEFAULT_CONSUMER") || sanitized.equals("DEFAULT_PRODUCER")) {
+            throw error("group name '" + sanitized + "' is reserved by RocketMQ");
+        }
+        return sanitized;
+    }
+
+    /**
+     * The RocketMQ client instance name: clients with the same name in one JVM share one connection set and cannot
+     * both join the same group, so it includes this process's instance id, the job, the table and the role.
+     */
+    String clientInstanceName(String role) {
+        return sanitize("rsql@" + instanceId + "@" + job + "@" + table + "@" + role);
+    }
+
+    // ---- source ----
+
+    String subscription() {
+        String tag = options.get(TAG);
+        if (tag == null || tag.isBlank()) {
+            return "*";
+        }
+        // Blink lists tags with commas; RocketMQ's tag expression uses ||.
+        String t = tag.trim();
+        if (!t.contains("||") && t.contains(",")) {
+            List<String> parts = new ArrayList<>();
+            for (String p : t.split(",")) {
+                if (!p.isBlank()) {
+                    parts.add(p.trim());
+                }
+            }
+            t = String.join("||", parts);
+        }
+        return t;
+    }
+
+    StartupMode startupMode() {
+        String mode = options.get(STARTUP_MODE);
+        if (mode == null || mode.isBlank()) {
+            if (options.get(START_OFFSET) != null) {
+                return StartupMode.SPECIFIC_OFFSET;
+            }
+            if (options.get(STARTUP_TIMESTAMP) != null || options.get(START_TIME) != null) {
+                return StartupMode.TIMESTAMP;
+            }
+            return StartupMode.GROUP_OFFSETS;
+        }
+        switch (mode.trim().toLowerCase(Locale.ROOT).replace('_', '-')) {
+            case "group-offsets":
+            case "group-offset":
+            case "group":
+                return StartupMode.GROUP_OFFSETS;
+            case "earliest":
+            case "earliest-offset":
+                return StartupMode.EARLIEST;
+            case "latest":
+            case "latest-offset":
+                return StartupMode.LATEST;
+            case "timestamp":
+                return StartupMode.TIMESTAMP;
+            case "specific-offset":
+            case "specific-offsets":
+                return StartupMode.SPECIFIC_OFFSET;
+            default:
+                throw error("option 'scan.startup.mode' must be group-offsets, earliest, latest, timestamp or "
+                        + "specific-offset, got '" + mode + "'");
+        }
+    }
+
+    /** The start timestamp in epoch milliseconds, for {@link StartupMode#TIMESTAMP}. */
+    long startupTimestamp(ZoneId zone) {
+        String millis = options.get(STARTUP_TIMESTAMP);
+        if (millis != null && !millis.isBlank()) {
+            try {
+                return Long.parseLong(millis.trim());
+            } catch (NumberFormatException e) {
+                throw error("option 'scan.startup.timestamp-millis' must be epoch milliseconds, got '" + millis + "'");
+            }
+        }
+        String time = options.get(START_TIME);
+        if (time == null || time.isBlank()) {
+            throw error("scan.startup.mode 'timestamp' needs 'scan.startup.timestamp-millis' (epoch milliseconds) "
+                    + "or 'startTime' (yyyy-MM-dd HH:mm:ss)");
+        }
+        String t = time.trim();
+        try {
+            if (t.chars().allMatch(Character::isDigit)) {
+                return Long.parseLong(t);
+            }
+            LocalDateTime ldt = t.length() == 10 ? LocalDate.parse(t).atStartOfDay()
+                    : LocalDateTime.parse(t.replace('T', ' '), START_TIME_FORMAT);
+            return ldt.atZone(zone).toInstant().toEpochMilli();
+        } catch (DateTimeParseException | NumberFormatException e) {
+            throw error("option 'startTime' must look like 2024-01-31 12:00:00, got '" + time + "'");
+        }
+    }
+
+    long startOffset() {
+        return options.getLong(-1, START_OFFSET);
+    }
+
+    int pullBatchSize() {
+        return positive(options.getInt(256, PULL_BATCH), PULL_BATCH[0], 1024);
+    }
+
+    int pullThreads() {
+        return positive(options.getInt(20, PULL_THREADS), PULL_THREADS[0], 1024);
+    }
+
+    int queueBufferSize() {
+        return positive(options.getInt(16_384, QUEUE_BUFFER), QUEUE_BUFFER[0], Integer.MAX_VALUE);
+    }
+
+    long queueBufferBytes() {
+        long v = options.getLong(8L * 1024 * 1024, QUEUE_BUFFER_BYTES);
+        if (v < 1024) {
+            throw error("option 'scan.queue-buffer-bytes' must be at least 1024, got " + v);
+        }
+        return v;
+    }
+
+    // ---- sink ----
+
+    int sinkBatchSize() {
+        return positive(options.getInt(128, SINK_BATCH_SIZE), SINK_BATCH_SIZE[0], 10_000);
+    }
+
+    int sinkBatchBytes() {
+        return positive(options.getInt(1024 * 1024, SINK_BATCH_BYTES), SINK_BATCH_BYTES[0], 4 * 1024 * 1024);
+    }
+
+    int sendTimeoutMillis() {
+        return (int) Math.min(Integer.MAX_VALUE,
+                Math.max(1, options.getDuration(Duration.ofSeconds(3), SINK_SEND_TIMEOUT).toMillis()));
+    }
+
+    int sendRetries() {
+        int r = options.getInt(2, SINK_RETRIES);
+        if (r < 0) {
+            throw error("option 'sink.retries' must not be negative, got " + r);
+        }
+        return r;
+    }
+
+    Duration flushTimeout() {
+        return options.getDuration(Duration.ofSeconds(60), SINK_FLUSH_TIMEOUT);
+    }
+
+    int maxPendingMessages() {
+        return positive(options.getInt(20_000, SINK_MAX_PENDING), SINK_MAX_PENDING[0], Integer.MAX_VALUE);
+    }
+
+    List<String> keyColumns() {
+        String v = options.get(KEY_COLUMNS);
+        List<String> cols = new ArrayList<>();
+        if (v != null) {
+            for (String p : v.split(",")) {
+                if (!p.isBlank()) {
+                    cols.add(p.trim());
+                }
+            }
+        }
+        return cols;
+    }
+
+    String tagColumn() {
+        String v = options.get(TAG_COLUMN);
+        return v == null || v.isBlank() ? null : v.trim();
+    }
+
+    /** A constant tag for every message the sink writes (option {@code tag}), or null. */
+    String constantTag() {
+        String v = options.get(TAG);
+        return v == null || v.isBlank() ? null : v.trim();
+    }
+
+    private int positive(int value, String key, int max) {
+        if (value < 1 || value > max) {
+            throw error("option '" + key + "' must be between 1 and " + max + ", got " + value);
+        }
+        return value;
+    }
+
+    /** Default format: csv for Blink tables that declare a field delimiter, json otherwise. */
+    String defaultFormat() {
+        return options.containsKey("fieldDelimiter") || options.containsKey("lineDelimiter") ? "csv" : "json";
+    }
+}

@@ -1,0 +1,258 @@
+package dev.rsql.runtime.connector.rocketmq;
+
+import dev.rsql.runtime.connector.ReaderOutput;
+import dev.rsql.runtime.connector.ShardReader;
+import dev.rsql.runtime.format.DecodeException;
+import dev.rsql.runtime.format.RowDecoder;
+import org.apache.rocketmq.common.message.MessageConst;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.message.MessageQueue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Reads one message queue assigned to this process. The source's poller thread {@link #offer}s polled messages into a
+ * bounded buffer ({@code scan.queue-buffer-size} messages / {@code scan.queue-buffer-bytes}); the task thread decodes
+ * them in {@link #read}. When the buffer is full the queue is paused at the consumer and resumed once the task has
+ * drained half of it, so a slow task holds back only its own queue. (Beyond the limit the buffer holds at most the
+ * pulls already under way, and the client caches at most {@code pullThresholdForQueue} more messages.)
+ *
+ * <p>{@link #position()} is the next queue offset to read; {@link #commit} stores it as the consumer group's offset
+ * of the queue on the broker (synchronously), so a restart or a new owner of the queue resumes exactly there.
+ */
+final class RocketMqShardReader implements ShardReader {
+
+    private final RocketMqSource source;
+    private final MessageQueue queue;
+    private final String shardId;
+    private final String description;
+    private final RowDecoder decoder;
+    private final MessageMetadata.Reader[] metadata;
+    private final int capacity;
+    private final long capacityBytes;
+
+    private final ConcurrentLinkedQueue<MessageExt> buffer = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger buffered = new AtomicInteger();
+    private final AtomicLong bufferedBytes = new AtomicLong();
+    private final AtomicBoolean waiting = new AtomicBoolean();
+    private final Object pauseLock = new Object();
+    private boolean paused;                      // guarded by pauseLock
+    private volatile Runnable availabilityListener;
+    private volatile boolean revoked;
+    private volatile boolean closed;
+
+    // Written by the task thread; read by status readers.
+    private volatile long nextOffset;
+    private volatile long maxOffset = -1;
+    private final List<Object[]> decoded = new ArrayList<>(4);
+
+    RocketMqShardReader(RocketMqSource source, MessageQueue queue, long startOffset, RowDecoder decoder,
+                        MessageMetadata.Reader[] metadata, int capacity, long capacityBytes) {
+        this.source = source;
+        this.queue = queue;
+        this.shardId = shardId(queue);
+        this.description = "topic " + queue.getTopic() + ", queue " + queue.getQueueId() + " (broker "
+                + queue.getBrokerName() + ")";
+        this.nextOffset = startOffset;
+        this.decoder = decoder;
+        this.metadata = metadata;
+        this.capacity = capacity;
+        this.capacityBytes = capacityBytes;
+    }
+
+    static String shardId(MessageQueue queue) {
+        return queue.getBrokerName() + "-" + queue.getQueueId();
+    }
+
+    MessageQueue queue() {
+        return queue;
+    }
+
+    // ---- poller side ----
+
+    /** Buffers messages polled for this queue; returns false once the reader is revoked or closed. */
+    boolean offer(List<MessageExt> messages) {
+        if (revoked || closed) {
+            return false;
+        }
+        long bytes = 0;
+        for (MessageExt m : messages) {
+            buffer.add(m);
+            bytes += size(m);
+        }
+        int size = buffered.addAndGet(messages.size());
+        long sizeBytes = bufferedBytes.addAndGet(bytes);
+        MessageExt last = messages.get(messages.size() - 1);
+        String max = last.getProperty(MessageConst.PROPERTY_MAX_OFFSET);
+        if (max != null) {
+            try {
+                maxOffset = Long.parseLong(max);
+            } catch (NumberFormatException ignored) {
+                // status only
+            }
+        }
+        if (size >= capacity || sizeBytes >= capacityBytes) {
+            synchronized (pauseLock) {
+                if (!paused && full() && !closed && !revoked) {
+                    paused = true;
+                    source.pause(queue);
+                }
+            }
+        }
+        if (waiting.compareAndSet(true, false)) {
+            Runnable l = availabilityListener;
+            if (l != null) {
+                l.run();
+            }
+        }
+        return true;
+    }
+
+    /** The queue is being taken away: polled messages are no longer accepted. */
+    void revoke() {
+        revoked = true;
+    }
+
+    boolean isRevoked() {
+        return revoked;
+    }
+
+    // ---- task side ----
+
+    @Override
+    public String shardId() {
+        return shardId;
+    }
+
+    @Override
+    public String description() {
+        return description;
+    }
+
+    @Override
+    public int read(ReaderOutput output, int maxRecords) throws Exception {
+        int n = 0;
+        while (n < maxRecords) {
+            MessageExt msg = buffer.poll();
+            if (msg == null) {
+                waiting.set(true);
+                if (buffer.isEmpty()) {
+                    break;
+                }
+                waiting.set(false);
+                continue;
+            }
+            int left = buffered.decrementAndGet();
+            long leftBytes = bufferedBytes.addAndGet(-size(msg));
+            if (left <= capacity / 2 && leftBytes <= capacityBytes / 2) {
+                maybeResume();
+            }
+            long offset = msg.getQueueOffset();
+            if (offset < nextOffset) {
+                continue;   // before the start position or already handed out (a stale pull); never read twice
+            }
+            byte[] body = msg.getBody();
+            decoded.clear();
+            try {
+                decoder.decode(body == null ? new byte[0] : body, decoded::add);
+                for (Object[] row : decoded) {
+                    for (MessageMetadata.Reader m : metadata) {
+                        m.read(msg, row);
+                    }
+                }
+            } catch (DecodeException e) {
+                output.decodeError(offset, body == null ? new byte[0] : body, e);
+                nextOffset = offset + 1;
+                n++;
+                continue;
+            }
+            for (Object[] row : decoded) {
+                output.emit(offset, row);
+            }
+            nextOffset = offset + 1;
+            n++;
+        }
+        return n;
+    }
+
+    private boolean full() {
+        return buffered.get() >= capacity || bufferedBytes.get() >= capacityBytes;
+    }
+
+    private static int size(MessageExt m) {
+        byte[] body = m.getBody();
+        return (body == null ? 0 : body.length) + 64;
+    }
+
+    /**
+     * Resumes a paused queue once the buffer is half empty. The client re-checks a paused queue only every second,
+     * so resuming at half (rather than when empty) keeps the task busy meanwhile.
+     */
+    private void maybeResume() {
+        synchronized (pauseLock) {
+            if (paused && buffered.get() <= capacity / 2 && bufferedBytes.get() <= capacityBytes / 2) {
+                paused = false;
+                if (!revoked && !closed) {
+                    source.resume(queue);
+                }
+            }
+        }
+    }
+
+    @Override
+    public boolean isEndOfInput() {
+        return false;
+    }
+
+    @Override
+    public void setAvailabilityListener(Runnable listener) {
+        this.availabilityListener = listener;
+    }
+
+    @Override
+    public String describePosition(long position) {
+        return description + ", offset " + position;
+    }
+
+    @Override
+    public long position() {
+        return nextOffset;
+    }
+
+    @Override
+    public void commit(long position) throws Exception {
+        source.commit(this, position);
+    }
+
+    @Override
+    public long lag() {
+        long max = maxOffset;
+        return max < 0 ? -1 : Math.max(0, max - nextOffset);
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        buffer.clear();
+        buffered.set(0);
+        bufferedBytes.set(0);
+        source.readerClosed(this);
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public String toString() {
+        return describePosition(nextOffset);
+    }
+}

@@ -1,0 +1,206 @@
+package dev.rsql.runtime.connector.rocketmq;
+
+import dev.rsql.runtime.connector.ConnectorContext;
+import dev.rsql.runtime.connector.Sink;
+import dev.rsql.runtime.connector.SinkWriter;
+import dev.rsql.runtime.connector.SinkWriterContext;
+import dev.rsql.runtime.table.Column;
+import dev.rsql.runtime.table.TableSchema;
+import dev.rsql.runtime.types.RowType;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl;
+import org.apache.rocketmq.client.impl.producer.TopicPublishInfo;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The writable side of a RocketMQ topic: one {@link DefaultMQProducer} per sink table, shared by the writers of all
+ * tasks. See {@link RocketMqSinkWriter} for batching, ordering and acknowledgement.
+ */
+final class RocketMqSink implements Sink {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RocketMqSink.class);
+    private static final long QUEUE_REFRESH_MILLIS = 30_000;
+
+    final RocketMqOptions options;
+    final ConnectorContext context;
+    final RowType physicalType;
+    final int[] physicalPositions;
+    final int keyMetadata;        // position of a metadata column 'keys', or -1
+    final int tagMetadata;        // position of a metadata column 'tag', or -1
+    final int[] propertyColumns;  // positions of writable user-property metadata columns
+    final String[] propertyNames;
+    final int propertiesMap;      // position of a MAP metadata column 'properties', or -1
+    final int[] keyColumns;       // option sink.key-columns
+    final int tagColumn;          // option sink.tag-column, or -1
+    final String constantTag;
+    final int batchSize;
+    final int batchBytes;
+    final int maxPending;
+    final long flushTimeoutMillis;
+    final int sendTimeoutMillis;
+    private final DefaultMQProducer producer;
+    private volatile List<MessageQueue> queues;
+    private volatile long queuesFetchedAt;
+
+    RocketMqSink(RocketMqOptions options, ConnectorContext context) {
+        this.options = options;
+        this.context = context;
+        TableSchema schema = context.table().schema();
+        this.physicalType = schema.physicalRowType();
+        this.physicalPositions = schema.physicalPositions();
+        RowType rowType = schema.rowType();
+        List<Column> columns = schema.columns();
+        int keyMeta = -1;
+        int tagMeta = -1;
+        int propsMap = -1;
+        List<Integer> props = new ArrayList<>();
+        List<String> propNames = new ArrayList<>();
+        for (int i = 0; i < columns.size(); i++) {
+            Column c = columns.get(i);
+            if (!c.isMetadata() || c.isVirtual()) {
+                continue;
+            }
+            MessageMetadata.Attribute a = MessageMetadata.attributeOf(c.metadataKey());
+            if (a == MessageMetadata.Attribute.KEYS) {
+                keyMeta = i;
+            } else if (a == MessageMetadata.Attribute.TAG) {
+                tagMeta = i;
+            } else if (a == MessageMetadata.Attribute.PROPERTIES) {
+                propsMap = i;
+            } else if (a == MessageMetadata.Attribute.USER_PROPERTY) {
+                props.add(i);
+                propNames.add(MessageMetadata.propertyName(c.metadataKey()));
+            }
+            // Other attributes (offsets, ids, timestamps) are assigned by the broker: not written.
+        }
+        this.keyMetadata = keyMeta;
+        this.tagMetadata = tagMeta;
+        this.propertiesMap = propsMap;
+        this.propertyColumns = props.stream().mapToInt(Integer::intValue).toArray();
+        this.propertyNames = propNames.toArray(new String[0]);
+        List<String> keyCols = options.keyColumns();
+        this.keyColumns = new int[keyCols.size()];
+        for (int i = 0; i < keyCols.size(); i++) {
+            int idx = rowType.indexOf(keyCols.get(i));
+            if (idx < 0) {
+                throw options.error("option 'sink.key-columns' names column '" + keyCols.get(i)
+                        + "', which is not a column of the table " + rowType);
+            }
+            keyColumns[i] = idx;
+        }
+        String tagCol = options.tagColumn();
+        this.tagColumn = tagCol == null ? -1 : rowType.indexOf(tagCol);
+        if (tagCol != null && tagColumn < 0) {
+            throw options.error("option 'sink.tag-column' names column '" + tagCol
+                    + "', which is not a column of the table " + rowType);
+        }
+        this.constantTag = options.constantTag();
+        this.batchSize = options.sinkBatchSize();
+        this.batchBytes = options.sinkBatchBytes();
+        this.maxPending = options.maxPendingMessages();
+        this.flushTimeoutMillis = options.flushTimeout().toMillis();
+        this.sendTimeoutMillis = options.sendTimeoutMillis();
+        // Fail on a format problem now rather than in the first task.
+        context.createEncoder(options.defaultFormat(), physicalType);
+
+        String group = options.producerGroup();
+        DefaultMQProducer p = options.rpcHook == null ? new DefaultMQProducer(group)
+                : new DefaultMQProducer(group, options.rpcHook);
+        p.setNamesrvAddr(options.namesrv);
+        p.setInstanceName(options.clientInstanceName("producer"));
+        p.setSendMsgTimeout(sendTimeoutMillis);
+        p.setRetryTimesWhenSendFailed(options.sendRetries());
+        p.setRetryTimesWhenSendAsyncFailed(options.sendRetries());
+        try {
+            p.start();
+        } catch (MQClientException e) {
+            throw options.error("cannot start a RocketMQ producer (group " + group + ", name server "
+                    + options.namesrv + "): " + e.getErrorMessage());
+        }
+        this.producer = p;
+        try {
+            refreshQueues();
+        } catch (RuntimeException e) {
+            p.shutdown();
+            throw e;
+        }
+        LOG.info("job={} table={}: writing topic {} ({} queues) as producer group {} via name server {}",
+                options.job, options.table, options.topic, queues.size(), group, options.namesrv);
+    }
+
+    DefaultMQProducer producer() {
+        return producer;
+    }
+
+    /** The topic's writable queues in a stable order (by broker, then queue id), refreshed now and then. */
+    List<MessageQueue> queues() {
+        if (System.currentTimeMillis() - queuesFetchedAt > QUEUE_REFRESH_MILLIS) {
+            try {
+                refreshQueues();
+            } catch (RuntimeException e) {
+                LOG.warn("job={} table={}: cannot refresh the queues of topic {}; keeping {}", options.job,
+                        options.table, options.topic, queues.size(), e);
+                queuesFetchedAt = System.currentTimeMillis();
+            }
+        }
+        return queues;
+    }
+
+    private synchronized void refreshQueues() {
+        List<MessageQueue> found;
+        try {
+            found = new ArrayList<>(producer.fetchPublishMessageQueues(options.topic));
+        } catch (MQClientException e) {
+            found = autoCreateQueues();
+            if (found.isEmpty()) {
+                throw options.error("topic '" + options.topic + "' is not available on name server " + options.namesrv
+                        + " (and no broker creates topics automatically): " + e.getErrorMessage());
+            }
+            if (queues == null) {
+                LOG.info("job={} table={}: topic {} does not exist yet; a broker with autoCreateTopicEnable creates "
+                        + "it with {} queues on the first message", options.job, options.table, options.topic,
+                        found.size());
+            }
+        }
+        if (found.isEmpty()) {
+            throw options.error("topic '" + options.topic + "' has no writable queue");
+        }
+        found.sort(Comparator.comparing(MessageQueue::getBrokerName).thenComparingInt(MessageQueue::getQueueId));
+        queues = List.copyOf(found);
+        queuesFetchedAt = System.currentTimeMillis();
+    }
+
+    /**
+     * The queues the producer would use for a topic that does not exist yet: those of the brokers that create topics
+     * on first use (RocketMQ's {@code TBW102} route, capped at the producer's default of 4 queues), as the client
+     * itself does when sending to an unknown topic.
+     */
+    private List<MessageQueue> autoCreateQueues() {
+        try {
+            DefaultMQProducerImpl impl = producer.getDefaultMQProducerImpl();
+            impl.getMqClientFactory().updateTopicRouteInfoFromNameServer(options.topic, true, producer);
+            TopicPublishInfo info = impl.getTopicPublishInfoTable().get(options.topic);
+            return info == null || !info.ok() ? List.of() : new ArrayList<>(info.getMessageQueueList());
+        } catch (RuntimeException e) {
+            return List.of();
+        }
+    }
+
+    @Override
+    public SinkWriter createWriter(SinkWriterContext writerContext) {
+        return new RocketMqSinkWriter(this, context.createEncoder(options.defaultFormat(), physicalType),
+                writerContext);
+    }
+
+    @Override
+    public void close() {
+        producer.shutdown();
+    }
+}
