@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A single-node RocketMQ 5.3.3 (name server + broker) on localhost, for users who have none.
+# A single-node RocketMQ 5.3.3 (name server + broker) on localhost, for users who have none (jars in lib/).
 # Usage: bin/broker.sh start|stop|status [--dir DIR] [--port NAMESRV_PORT] [--broker-port PORT]
 #   data goes to DIR (default data/broker); the name server listens on NAMESRV_PORT (default 9876)
 set -u
@@ -27,17 +27,14 @@ case "$cmd" in
       echo "broker already running (pid $(cat "$pidfile")), name server 127.0.0.1:$port"
       exit 0
     fi
-    if ! ls "$RSQL_HOME"/lib/broker/*.jar >/dev/null 2>&1; then
-      echo "no broker jars in $RSQL_HOME/lib/broker"
-      exit 1
-    fi
     mkdir -p "$RSQL_HOME/run" "$RSQL_HOME/log" "$dir"
-    nohup "$JAVA" ${RSQL_BROKER_HEAP_OPTS:--Xms256m -Xmx512m} -cp "$RSQL_HOME/lib/broker/*" dev.rsql.broker.LocalBrokerMain \
+    nohup "$JAVA" ${RSQL_BROKER_HEAP_OPTS:--Xms256m -Xmx512m} -Drsql.rocketmq.log.dir="$RSQL_HOME/log/rocketmq" \
+      -cp "$RSQL_CLASSPATH" dev.rsql.broker.LocalBrokerMain \
       --dir "$dir" --namesrv-port "$port" --broker-port "$broker_port" >>"$log" 2>&1 </dev/null &
     pid=$!
     echo "$pid" >"$pidfile"
     for i in $(seq 1 600); do
-      if grep -q "name server" "$log" 2>/dev/null && grep -q "ready" "$log"; then
+      if grep -q "RocketMQ ready" "$log" 2>/dev/null; then
         echo "broker started (pid $pid), name server 127.0.0.1:$port, data in $dir"
         exit 0
       fi
@@ -61,11 +58,12 @@ case "$cmd" in
     fi
     pid=$(cat "$pidfile")
     kill -TERM "$pid"
-    for i in $(seq 1 600); do
+    # RocketMQ's own shutdown takes about 12 s.
+    for i in $(seq 1 900); do
       kill -0 "$pid" 2>/dev/null || { echo "broker stopped"; rm -f "$pidfile"; exit 0; }
       sleep 0.1
     done
-    echo "broker (pid $pid) did not stop within 60s"
+    echo "broker (pid $pid) did not stop within 90s"
     exit 1
     ;;
   status)

@@ -41,7 +41,7 @@ start_job() {
   fi
   mkdir -p "$(dirname "$pidfile")" "$(dirname "$log")"
   rm -f "$statusfile"
-  nohup "$JAVA" $RSQL_JAVA_OPTS -cp "$RSQL_CLASSPATH" dev.rsql.cli.RsqlCli --home "$RSQL_HOME" \
+  nohup "$JAVA" $RSQL_JAVA_OPTS -Drsql.rocketmq.log.name="${id//\//.}" -cp "$RSQL_CLASSPATH" dev.rsql.cli.RsqlCli --home "$RSQL_HOME" \
     run "$script" --name "$job" ${instance:+--instance "$instance"} >>"$log" 2>&1 </dev/null &
   local pid=$!
   echo "$pid" >"$pidfile"

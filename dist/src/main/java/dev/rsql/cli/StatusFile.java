@@ -18,7 +18,7 @@ final class StatusFile {
     private StatusFile() {
     }
 
-    static void write(Path file, JobStatus status, long pid) throws IOException {
+    static synchronized void write(Path file, JobStatus status, long pid) throws IOException {
         JSONObject o = new JSONObject();
         o.put("job", status.job);
         o.put("instance", status.instance);

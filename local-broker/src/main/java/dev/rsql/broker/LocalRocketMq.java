@@ -183,6 +183,8 @@ public final class LocalRocketMq implements AutoCloseable {
         config.setAutoCreateSubscriptionGroup(true);
         config.setEnablePropertyFilter(true);
         config.setListenPort(port);
+        // A laptop or CI box stalls now and then; reject sends ("broker busy") only after a second in the queue.
+        config.setWaitTimeMillsInSendQueue(1000);
 
         MessageStoreConfig storeConfig = new MessageStoreConfig();
         String root = store.toString();

@@ -286,6 +286,10 @@ public final class ScriptPlanner {
         Throwable cause = e.getCause();
         String message = cause instanceof SqlValidatorException || cause instanceof ConfigException
                 ? cause.getMessage() : e.getMessage();
+        // Calcite says "Object 'x' not found" for an unknown table; in a script it can only be a table or view.
+        if (message.startsWith("Object '") && message.endsWith("' not found")) {
+            message = "table or view " + message.substring("Object ".length());
+        }
         return new PlanningException(pos, message, e);
     }
 }

@@ -168,7 +168,7 @@ class ScriptPlannerTest {
                 + "CREATE TABLE o (a BIGINT) WITH (type = 'collect');\n"
                 + "INSERT INTO o SELECT order_id FROM ordrs;");
         assertTrue(e.getMessage().startsWith("line 5, column 36:"), e.getMessage());
-        assertTrue(e.getMessage().contains("ordrs"), e.getMessage());
+        assertTrue(e.getMessage().contains("table or view 'ordrs' not found"), e.getMessage());
     }
 
     @Test

@@ -49,6 +49,7 @@ final class RocketMqOptions {
     static final String[] SINK_SEND_TIMEOUT = {"sink.send-timeout", "sendTimeoutMs", "sendMsgTimeout"};
     static final String[] SINK_RETRIES = {"sink.retries", "retryTimes", "maxRetryTimes"};
     static final String[] SINK_FLUSH_TIMEOUT = {"sink.flush-timeout"};
+    static final String[] SINK_RETRY_TIMEOUT = {"sink.retry-timeout"};
     static final String[] SINK_MAX_PENDING = {"sink.max-pending-messages"};
     static final String[] KEY_COLUMNS = {"sink.key-columns", "keyColumns", "keyColumn", "key.fields"};
     static final String[] TAG_COLUMN = {"sink.tag-column", "tagColumn"};
@@ -305,6 +306,11 @@ final class RocketMqOptions {
             throw error("option 'sink.retries' must not be negative, got " + r);
         }
         return r;
+    }
+
+    /** How long a batch is retried after transient failures (broker busy, timeouts) before the sink fails. */
+    Duration retryTimeout() {
+        return options.getDuration(Duration.ofMinutes(2), SINK_RETRY_TIMEOUT);
     }
 
     Duration flushTimeout() {

@@ -18,6 +18,8 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * The writable side of a RocketMQ topic: one {@link DefaultMQProducer} per sink table, shared by the writers of all
@@ -44,6 +46,8 @@ final class RocketMqSink implements Sink {
     final int batchBytes;
     final int maxPending;
     final long flushTimeoutMillis;
+    final long retryTimeoutMillis;
+    private volatile ScheduledExecutorService retryTimer;
     final int sendTimeoutMillis;
     private final DefaultMQProducer producer;
     private volatile List<MessageQueue> queues;
@@ -106,6 +110,7 @@ final class RocketMqSink implements Sink {
         this.batchBytes = options.sinkBatchBytes();
         this.maxPending = options.maxPendingMessages();
         this.flushTimeoutMillis = options.flushTimeout().toMillis();
+        this.retryTimeoutMillis = options.retryTimeout().toMillis();
         this.sendTimeoutMillis = options.sendTimeoutMillis();
         // Fail on a format problem now rather than in the first task.
         context.createEncoder(options.defaultFormat(), physicalType);
@@ -201,6 +206,29 @@ final class RocketMqSink implements Sink {
 
     @Override
     public void close() {
+        ScheduledExecutorService timer = retryTimer;
+        if (timer != null) {
+            timer.shutdownNow();
+        }
         producer.shutdown();
+    }
+
+    /** Schedules the re-sends of batches that hit a transient failure; created on the first retry. */
+    ScheduledExecutorService retryTimer() {
+        ScheduledExecutorService timer = retryTimer;
+        if (timer == null) {
+            synchronized (this) {
+                timer = retryTimer;
+                if (timer == null) {
+                    timer = Executors.newSingleThreadScheduledExecutor(r -> {
+                        Thread t = new Thread(r, "rsql-rocketmq-sink-retry-" + options.table);
+                        t.setDaemon(true);
+                        return t;
+                    });
+                    retryTimer = timer;
+                }
+            }
+        }
+        return timer;
     }
 }

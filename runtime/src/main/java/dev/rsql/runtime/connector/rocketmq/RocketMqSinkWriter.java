@@ -4,11 +4,15 @@ import dev.rsql.runtime.connector.SinkWriter;
 import dev.rsql.runtime.connector.SinkWriterContext;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.format.RowEncoder;
+import org.apache.rocketmq.client.exception.MQBrokerException;
+import org.apache.rocketmq.client.exception.RequestTimeoutException;
 import org.apache.rocketmq.client.producer.SendCallback;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.remoting.exception.RemotingException;
+import org.apache.rocketmq.remoting.protocol.ResponseCode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -218,34 +223,85 @@ final class RocketMqSinkWriter implements SinkWriter {
                 acknowledged(ch, batch.size(), null);
                 continue;
             }
-            SendCallback callback = new SendCallback() {
-                @Override
-                public void onSuccess(SendResult result) {
-                    if (result.getSendStatus() != SendStatus.SEND_OK) {
-                        LOG.warn("table={} task={}: batch of {} stored on {} with status {}", sink.options.table,
-                                taskId, batch.size(), ch.queue, result.getSendStatus());
-                    }
-                    acknowledged(ch, batch.size(), null);
-                    send(ch);
-                }
+            if (sendBatch(ch, batch, System.currentTimeMillis() + sink.retryTimeoutMillis, 0)) {
+                return;
+            }
+        }
+    }
 
-                @Override
-                public void onException(Throwable e) {
+    /**
+     * Sends one batch; its callback sends the channel's next batch. A transient failure (broker busy, flow control,
+     * timeout, connection lost) is retried with backoff until the retry deadline, keeping the batch at the head of
+     * its queue so per-queue order holds. Returns false when the send could not even be started (already failed).
+     */
+    private boolean sendBatch(Channel ch, List<Message> batch, long deadline, int attempt) {
+        SendCallback callback = new SendCallback() {
+            @Override
+            public void onSuccess(SendResult result) {
+                if (result.getSendStatus() != SendStatus.SEND_OK) {
+                    LOG.warn("table={} task={}: batch of {} stored on {} with status {}", sink.options.table,
+                            taskId, batch.size(), ch.queue, result.getSendStatus());
+                }
+                acknowledged(ch, batch.size(), null);
+                send(ch);
+            }
+
+            @Override
+            public void onException(Throwable e) {
+                if (!retry(ch, batch, deadline, attempt, e)) {
                     acknowledged(ch, batch.size(), e);
                     send(ch);
                 }
-            };
-            try {
-                if (batch.size() == 1) {
-                    sink.producer().send(batch.get(0), ch.queue, callback, sink.sendTimeoutMillis);
-                } else {
-                    sink.producer().send(batch, ch.queue, callback, sink.sendTimeoutMillis);
-                }
-                return;
-            } catch (Exception e) {
-                acknowledged(ch, batch.size(), e);
+            }
+        };
+        try {
+            if (batch.size() == 1) {
+                sink.producer().send(batch.get(0), ch.queue, callback, sink.sendTimeoutMillis);
+            } else {
+                sink.producer().send(batch, ch.queue, callback, sink.sendTimeoutMillis);
+            }
+            return true;
+        } catch (Exception e) {
+            if (retry(ch, batch, deadline, attempt, e)) {
+                return true;
+            }
+            acknowledged(ch, batch.size(), e);
+            return false;
+        }
+    }
+
+    private boolean retry(Channel ch, List<Message> batch, long deadline, int attempt, Throwable e) {
+        long backoff = Math.min(2000L, 50L << Math.min(attempt, 6));
+        if (failure != null || !isTransient(e) || System.currentTimeMillis() + backoff > deadline) {
+            return false;
+        }
+        if (attempt == 0) {
+            LOG.warn("table={} task={}: sending {} messages to {} failed ({}); retrying", sink.options.table, taskId,
+                    batch.size(), ch.queue, e.getMessage());
+        }
+        sink.retryTimer().schedule(() -> {
+            if (!sendBatch(ch, batch, deadline, attempt + 1)) {
+                send(ch);
+            }
+        }, backoff, TimeUnit.MILLISECONDS);
+        return true;
+    }
+
+    /** Failures that go away by themselves: the broker is busy or flow-controlling, a request timed out or a
+     * connection dropped. Rejected messages (too large, topic not allowed) are not. */
+    static boolean isTransient(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof MQBrokerException) {
+                int code = ((MQBrokerException) t).getResponseCode();
+                return code == ResponseCode.SYSTEM_BUSY || code == ResponseCode.SYSTEM_ERROR
+                        || code == ResponseCode.SERVICE_NOT_AVAILABLE;
+            }
+            if (t instanceof RemotingException || t instanceof RequestTimeoutException
+                    || t instanceof TimeoutException) {
+                return true;
             }
         }
+        return false;
     }
 
     private void acknowledged(Channel ch, int count, Throwable error) {
