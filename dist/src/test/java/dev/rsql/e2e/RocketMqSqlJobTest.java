@@ -104,7 +104,7 @@ class RocketMqSqlJobTest {
             Collection<MessageQueue> queues = c.fetchMessageQueues(topic);
             c.assign(queues);
             for (MessageQueue q : queues) {
-                c.seekToBegin(q);
+                seekToBegin(c, q);
             }
             List<MessageExt> all = new ArrayList<>();
             long deadline = System.nanoTime() + timeout.toNanos();
@@ -119,6 +119,21 @@ class RocketMqSqlJobTest {
             return all;
         } finally {
             c.shutdown();
+        }
+    }
+
+    /** A fresh client's first broker request now and then meets a connection the broker just dropped: retry it. */
+    static void seekToBegin(DefaultLitePullConsumer c, MessageQueue q) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                c.seekToBegin(q);
+                return;
+            } catch (org.apache.rocketmq.client.exception.MQClientException e) {
+                if (attempt == 5) {
+                    throw e;
+                }
+                Thread.sleep(200L * attempt);
+            }
         }
     }
 

@@ -59,7 +59,8 @@ class LocalRocketMqTest {
 
             DefaultLitePullConsumer consumer = new DefaultLitePullConsumer("local_broker_test_consumer");
             consumer.setNamesrvAddr(namesrv);
-            consumer.setInstanceName("local-broker-test");
+            // Not the producer's name: a client instance shut down just before is not reliably reusable.
+            consumer.setInstanceName("local-broker-test-consumer");
             consumer.setAutoCommit(false);
             consumer.start();
             try {
