@@ -245,7 +245,7 @@ final class RocketMqSource implements Source {
         T call() throws Exception;
     }
 
-    /** Retries a broker request twice after a short pause: a rebalance should survive a transient hiccup. */
+    /** Retries a broker request twice after a short pause: a rebalance or commit should survive a transient hiccup. */
     private static <T> T withRetries(BrokerCall<T> call) throws Exception {
         Exception first = null;
         for (int attempt = 0; attempt < 3; attempt++) {
@@ -380,7 +380,10 @@ final class RocketMqSource implements Source {
             // rebalanced away and on shutdown.
             store.updateOffset(q, offset, false);
         }
-        store.updateConsumeOffsetToBroker(q, offset, false);
+        withRetries(() -> {
+            store.updateConsumeOffsetToBroker(q, offset, false);
+            return null;
+        });
     }
 
     void readerClosed(RocketMqShardReader reader) {
