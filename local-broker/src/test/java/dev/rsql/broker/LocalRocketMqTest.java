@@ -6,6 +6,7 @@ import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,17 +60,16 @@ class LocalRocketMqTest {
 
             DefaultLitePullConsumer consumer = new DefaultLitePullConsumer("local_broker_test_consumer");
             consumer.setNamesrvAddr(namesrv);
-            // Not the producer's name: a client instance shut down just before is not reliably reusable.
             consumer.setInstanceName("local-broker-test-consumer");
             consumer.setAutoCommit(false);
+            // Start at the first offset instead of seeking: a seek right after assign() interrupts the pull tasks
+            // assign() started, and an interrupted pull closes the client's connection under the seek's request.
+            consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
             consumer.start();
             try {
                 Collection<MessageQueue> queues = consumer.fetchMessageQueues("local_broker_test");
                 assertEquals(2, queues.size());
                 consumer.assign(queues);
-                for (MessageQueue q : queues) {
-                    consumer.seek(q, 0);
-                }
                 List<MessageExt> got = new ArrayList<>();
                 long deadline = System.currentTimeMillis() + 20_000;
                 while (got.isEmpty() && System.currentTimeMillis() < deadline) {

@@ -15,6 +15,7 @@ import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -208,13 +209,13 @@ public final class RocketMqTestSupport implements BeforeAllCallback {
         c.setInstanceName(unique("reader"));
         c.setAutoCommit(false);
         c.setPullBatchSize(512);
+        // A new group starting at the first offset: seeking right after assign() would cancel (interrupt) the pull
+        // tasks assign() just started, and an interrupted pull closes the client's shared broker connection.
+        c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         c.start();
         try {
             List<MessageQueue> mqs = new ArrayList<>(c.fetchMessageQueues(topic));
             c.assign(mqs);
-            for (MessageQueue mq : mqs) {
-                c.seek(mq, 0);
-            }
             Map<Integer, Long> next = new HashMap<>();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (!caughtUp(next, end)) {
