@@ -3,7 +3,8 @@ package dev.rsql.runtime.connector.datagen;
 import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.connector.ConnectorContext;
-import dev.rsql.runtime.connector.JobInfo;
+import dev.rsql.runtime.exec.DefaultConnectorContext;
+import dev.rsql.runtime.format.FormatRegistry;
 import dev.rsql.runtime.connector.ReaderOutput;
 import dev.rsql.runtime.connector.ShardListener;
 import dev.rsql.runtime.connector.ShardReader;
@@ -11,8 +12,6 @@ import dev.rsql.runtime.connector.Source;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.exec.EngineContext;
 import dev.rsql.runtime.exec.JobInstance;
-import dev.rsql.runtime.format.RowDecoder;
-import dev.rsql.runtime.format.RowEncoder;
 import dev.rsql.runtime.graph.GraphBuilder;
 import dev.rsql.runtime.table.Column;
 import dev.rsql.runtime.table.TableDescriptor;
@@ -20,7 +19,6 @@ import dev.rsql.runtime.table.TableSchema;
 import dev.rsql.runtime.testing.CollectSinkFactory;
 import dev.rsql.runtime.types.DataType;
 import dev.rsql.runtime.types.DataType.Kind;
-import dev.rsql.runtime.types.RowType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -314,26 +312,6 @@ class DatagenConnectorTest {
     }
 
     static ConnectorContext context(TableDescriptor table) {
-        return new ConnectorContext() {
-            @Override
-            public TableDescriptor table() {
-                return table;
-            }
-
-            @Override
-            public JobInfo job() {
-                return null;
-            }
-
-            @Override
-            public RowDecoder createDecoder(String defaultFormat, RowType payloadFields, int[] targetPositions, int targetArity) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public RowEncoder createEncoder(String defaultFormat, RowType payloadFields) {
-                throw new UnsupportedOperationException();
-            }
-        };
+        return new DefaultConnectorContext(table, null, new FormatRegistry(ConnectorContext.class.getClassLoader()));
     }
 }

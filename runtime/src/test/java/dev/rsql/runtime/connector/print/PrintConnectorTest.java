@@ -7,7 +7,8 @@ import ch.qos.logback.core.read.ListAppender;
 import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.connector.ConnectorContext;
-import dev.rsql.runtime.connector.JobInfo;
+import dev.rsql.runtime.exec.DefaultConnectorContext;
+import dev.rsql.runtime.format.FormatRegistry;
 import dev.rsql.runtime.connector.Sink;
 import dev.rsql.runtime.connector.SinkWriter;
 import dev.rsql.runtime.connector.SinkWriterContext;
@@ -15,8 +16,6 @@ import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.data.RowKind;
 import dev.rsql.runtime.exec.EngineContext;
 import dev.rsql.runtime.exec.JobInstance;
-import dev.rsql.runtime.format.RowDecoder;
-import dev.rsql.runtime.format.RowEncoder;
 import dev.rsql.runtime.graph.GraphBuilder;
 import dev.rsql.runtime.table.Column;
 import dev.rsql.runtime.table.TableDescriptor;
@@ -24,7 +23,6 @@ import dev.rsql.runtime.table.TableSchema;
 import dev.rsql.runtime.testing.ValuesSourceFactory;
 import dev.rsql.runtime.types.DataType;
 import dev.rsql.runtime.types.DataType.Kind;
-import dev.rsql.runtime.types.RowType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
@@ -201,26 +199,6 @@ class PrintConnectorTest {
     }
 
     static ConnectorContext context(TableDescriptor table) {
-        return new ConnectorContext() {
-            @Override
-            public TableDescriptor table() {
-                return table;
-            }
-
-            @Override
-            public JobInfo job() {
-                return null;
-            }
-
-            @Override
-            public RowDecoder createDecoder(String defaultFormat, RowType payloadFields, int[] targetPositions, int targetArity) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public RowEncoder createEncoder(String defaultFormat, RowType payloadFields) {
-                throw new UnsupportedOperationException();
-            }
-        };
+        return new DefaultConnectorContext(table, null, new FormatRegistry(ConnectorContext.class.getClassLoader()));
     }
 }
