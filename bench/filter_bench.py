@@ -71,13 +71,21 @@ RULES = [
 assert len(RULES) == 40
 
 
+def weighted(rnd, common, rare, rare_share):
+    """Mostly benign values, now and then a suspicious one: rules match rarely, as in production."""
+    return rnd.choice(rare) if rnd.random() < rare_share else rnd.choice(common)
+
+
 def gen_data(path, rows):
     rnd = random.Random(7)
-    users = ['alice', 'bob', 'carol', 'dave', 'guest', 'root', 'svc_backup', 'backup', 'www', 'erin']
-    agents = ['Mozilla/5.0', 'curl/8.4.0', 'python-requests/2.31', 'Mozilla/5.0 (X11; Linux)', 'sqlmap/1.7',
-              'Go-http-client/1.1', 'Mozilla/4.0']
-    actions = ['login', 'logout', 'view', 'admin', 'sudo', 'export', 'delete', 'ssh', 'chmod', 'wget']
-    countries = ['US', 'CN', 'DE', 'RU', 'BR', 'IN', 'FR', 'NG', 'IR', 'KP']
+    users = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi']
+    rare_users = ['guest', 'root', 'svc_backup', 'backup', 'www', 'admin']
+    agents = ['Mozilla/5.0 (Windows NT 10.0)', 'Mozilla/5.0 (X11; Linux)', 'Mozilla/5.0 (Macintosh)']
+    rare_agents = ['curl/8.4.0', 'python-requests/2.31', 'sqlmap/1.7', 'Go-http-client/1.1', 'Mozilla/4.0']
+    actions = ['login', 'logout', 'view']
+    rare_actions = ['admin', 'sudo', 'export', 'delete', 'ssh', 'chmod', 'wget', 'mount']
+    countries = ['US', 'CN', 'DE', 'BR', 'IN', 'FR']
+    rare_countries = ['RU', 'NG', 'IR', 'KP']
     t = 1709280000000
     with open(path, 'w') as f:
         for i in range(rows):
@@ -85,9 +93,11 @@ def gen_data(path, rows):
             ts = datetime.utcfromtimestamp(t / 1000).strftime('%Y-%m-%d %H:%M:%S.%f')[:-3]
             f.write('{"event_id":%d,"user_name":"%s","ip":"10.%d.%d.%d","user_agent":"%s","action":"%s",'
                     '"success":%s,"attempts":%d,"bytes_out":%d,"country":"%s","ts":"%s"}\n' % (
-                        i, rnd.choice(users), rnd.randint(0, 20), rnd.randint(0, 255), rnd.randint(0, 255),
-                        rnd.choice(agents), rnd.choice(actions), 'true' if rnd.random() < 0.7 else 'false',
-                        rnd.randint(1, 12), rnd.randint(0, 10000000), rnd.choice(countries), ts))
+                        i, weighted(rnd, users, rare_users, 0.03), rnd.randint(0, 20), rnd.randint(0, 255),
+                        rnd.randint(0, 255), weighted(rnd, agents, rare_agents, 0.02),
+                        weighted(rnd, actions, rare_actions, 0.05), 'true' if rnd.random() < 0.9 else 'false',
+                        rnd.randint(1, 12), rnd.randint(0, 10000000), weighted(rnd, countries, rare_countries, 0.03),
+                        ts))
 
 
 def job(name, rules, data, out):
