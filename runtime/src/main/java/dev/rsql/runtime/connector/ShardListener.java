@@ -1,7 +1,17 @@
 package dev.rsql.runtime.connector;
 
+import java.util.OptionalLong;
+
 /** Receives the shards a source assigns to this process. Implemented by the engine. */
 public interface ShardListener {
+
+    /**
+     * Where the job's last completed checkpoint says this shard's reading continues, if it has one. A source positions
+     * a newly assigned shard there, ahead of any committed consumer offset, so state and input stay consistent.
+     */
+    default OptionalLong checkpointedPosition(String shardId) {
+        return OptionalLong.empty();
+    }
 
     /** A shard to read; the engine creates a task that owns the reader from now on. */
     void shardAssigned(ShardReader reader);

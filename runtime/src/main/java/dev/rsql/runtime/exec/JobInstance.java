@@ -9,33 +9,43 @@ import dev.rsql.runtime.connector.Sink;
 import dev.rsql.runtime.connector.SinkWriter;
 import dev.rsql.runtime.connector.SinkWriterContext;
 import dev.rsql.runtime.connector.Source;
+import dev.rsql.runtime.exec.exchange.LocalExchange;
+import dev.rsql.runtime.graph.ExchangeNode;
+import dev.rsql.runtime.graph.GraphNode;
 import dev.rsql.runtime.graph.JobGraph;
 import dev.rsql.runtime.graph.SinkNode;
 import dev.rsql.runtime.graph.SourceNode;
-import dev.rsql.runtime.operator.OperatorContext;
+import dev.rsql.runtime.state.KeyedStateBackend;
+import dev.rsql.runtime.state.rocksdb.RocksDbStateBackend;
 import dev.rsql.runtime.table.TableDescriptor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Runs one job's graph in this process: creates its sinks and sources, a task for every shard the sources assign
- * here, checkpoints on a timer, and ends when stopped, when a task fails, or — if every source is bounded — when
- * everything has been read.
+ * Runs one job's graph in this process: creates its sinks, exchanges and sources, a task for every shard the sources
+ * assign here and for every partition of each exchange, checkpoints on a timer, and ends when stopped, when a task
+ * fails, or — if every source is bounded — when everything has been read. A job with state resumes from its latest
+ * completed checkpoint: state, watermarks and source positions.
  */
 public final class JobInstance implements AutoCloseable {
 
@@ -48,18 +58,27 @@ public final class JobInstance implements AutoCloseable {
     private final EngineContext engine;
     private final Options config;
     private final JobInfo jobInfo;
+    private final boolean stateful;
+    private final Path jobStateDir;
+    private final int partitions;
+    private final int keyGroups;
+    private final long idleTimeoutMillis;
     private final ExecutorService workers;
-    private final ScheduledExecutorService timer;
-    private final Map<String, Sink> sinks = new LinkedHashMap<>();               // by sink node id
-    private final Map<String, Sink> deadLetterSinks = new LinkedHashMap<>();     // by table name
+    private final ScheduledExecutorService timers;
+    private final Map<String, Sink> sinks = new LinkedHashMap<>();           // by sink node id
+    private final Map<String, Sink> sideSinks = new ConcurrentHashMap<>();   // by table name
     private final Map<SourceNode, Source> sources = new LinkedHashMap<>();
+    private final Map<String, LocalExchange> exchanges = new LinkedHashMap<>();
     private final Map<String, Task> tasks = new ConcurrentHashMap<>();
     private final List<Task> endedTasks = new ArrayList<>();
     private final AtomicInteger sourcesAnnouncing = new AtomicInteger();
     private final AtomicInteger taskIndex = new AtomicInteger();
     private final CompletableFuture<State> termination = new CompletableFuture<>();
     private final long startedMillis = System.currentTimeMillis();
+    private final Services services = new Services();
 
+    private CompletedCheckpoint restored;
+    private CheckpointCoordinator coordinator;
     private volatile State state = State.CREATED;
     private volatile Throwable failure;
 
@@ -68,7 +87,8 @@ public final class JobInstance implements AutoCloseable {
         this.engine = engine;
         this.config = engine.configFor(graph.parameters());
         String instanceId = engine.instanceId();
-        Path dataDir = engine.stateDir().resolve(graph.name());
+        this.jobStateDir = engine.stateDir().resolve(graph.name());
+        this.stateful = graph.nodes().stream().anyMatch(n -> n instanceof ExchangeNode);
         this.jobInfo = new JobInfo() {
             @Override
             public String name() {
@@ -87,7 +107,7 @@ public final class JobInstance implements AutoCloseable {
 
             @Override
             public Path dataDir() {
-                return dataDir;
+                return jobStateDir;
             }
 
             @Override
@@ -96,10 +116,14 @@ public final class JobInstance implements AutoCloseable {
             }
         };
         int threads = EngineContext.workerThreads(config);
+        this.partitions = Math.max(1, config.getInt(threads, "parallelism", "table.exec.resource.default-parallelism"));
+        this.keyGroups = Math.max(partitions, config.getInt(128, "max-parallelism", "pipeline.max-parallelism"));
+        this.idleTimeoutMillis = config.getDuration(Duration.ofSeconds(5), "table.exec.source.idle-timeout",
+                "source.idle-timeout").toMillis();
         AtomicInteger n = new AtomicInteger();
-        String threadPrefix = "rsql-" + graph.name().replace('/', '.') + "-worker-";
-        this.workers = Executors.newFixedThreadPool(threads, r -> daemon(r, threadPrefix + n.incrementAndGet()));
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "rsql-" + graph.name().replace('/', '.') + "-timer"));
+        String prefix = "rsql-" + graph.name().replace('/', '.');
+        this.workers = Executors.newFixedThreadPool(threads, r -> daemon(r, prefix + "-worker-" + n.incrementAndGet()));
+        this.timers = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, prefix + "-timer"));
     }
 
     private static Thread daemon(Runnable r, String name) {
@@ -112,23 +136,34 @@ public final class JobInstance implements AutoCloseable {
         return graph;
     }
 
-    /** Creates sinks and sources and starts reading. */
+    /** Creates sinks, exchanges and sources, restores the latest checkpoint if any, and starts reading. */
     public synchronized void start() throws Exception {
         if (state != State.CREATED) {
             throw new IllegalStateException("job " + graph.name() + " was already started");
         }
         state = State.RUNNING;
-        LOG.info("job={} instance={} starting with {} worker threads", graph.name(), jobInfo.instanceId(),
-                EngineContext.workerThreads(config));
         try {
+            Path checkpointRoot = stateful ? jobStateDir.resolve("checkpoints") : null;
+            restored = stateful ? CompletedCheckpoint.latest(checkpointRoot) : null;
+            coordinator = new CheckpointCoordinator(graph.name(), checkpointRoot,
+                    restored == null ? 1 : restored.id() + 1, tasks::values);
+            LOG.info("job={} instance={} starting with {} worker threads{}", graph.name(), jobInfo.instanceId(),
+                    EngineContext.workerThreads(config), restored == null ? "" : ", restoring checkpoint "
+                            + restored.id() + " from " + restored.dir());
             for (SinkNode node : graph.sinks()) {
                 sinks.put(node.id(), createSink(node.table()));
             }
-            for (SourceNode node : graph.sources()) {
-                TableDescriptor dl = node.deadLetterTable();
-                if (dl != null && !deadLetterSinks.containsKey(dl.name())) {
-                    deadLetterSinks.put(dl.name(), createSink(dl));
+            for (GraphNode node : graph.nodes()) {
+                if (node instanceof ExchangeNode) {
+                    exchanges.put(node.id(), new LocalExchange((ExchangeNode) node, partitions, keyGroups));
                 }
+            }
+            for (LocalExchange ex : exchanges.values()) {
+                for (int p = 0; p < ex.partitions(); p++) {
+                    startPartitionTask(ex, p);
+                }
+            }
+            for (SourceNode node : graph.sources()) {
                 ConnectorFactory f = engine.connectors().get(node.table().connector());
                 sources.put(node, f.createSource(new DefaultConnectorContext(node.table(), jobInfo, engine.formats())));
             }
@@ -141,7 +176,7 @@ public final class JobInstance implements AutoCloseable {
             throw e;
         }
         long interval = EngineContext.checkpointInterval(config).toMillis();
-        timer.scheduleWithFixedDelay(this::checkpointAll, interval, interval, TimeUnit.MILLISECONDS);
+        timers.scheduleWithFixedDelay(() -> coordinator.trigger(), interval, interval, TimeUnit.MILLISECONDS);
         checkCompletion();
     }
 
@@ -150,10 +185,30 @@ public final class JobInstance implements AutoCloseable {
         return f.createSink(new DefaultConnectorContext(table, jobInfo, engine.formats()));
     }
 
-    private void checkpointAll() {
-        for (Task t : tasks.values()) {
-            t.requestCheckpoint();
-        }
+    private SinkWriterContext writerContext(String taskId) {
+        int index = taskIndex.getAndIncrement();
+        return new SinkWriterContext() {
+            @Override
+            public String taskId() {
+                return taskId;
+            }
+
+            @Override
+            public int taskIndex() {
+                return index;
+            }
+        };
+    }
+
+    private void startPartitionTask(LocalExchange exchange, int partition) throws Exception {
+        String id = exchange.node().id() + "#" + partition;
+        AtomicReference<Task> self = new AtomicReference<>();
+        TaskTopology topology = TaskTopology.build(exchange.node(), new TaskTopology.Resources(graph, sinks, exchanges,
+                writerContext(id), () -> self.get().wakeUp(), coordinator.nextId()));
+        PartitionTask task = new PartitionTask(id, services, topology, exchange.gate(partition), partition);
+        self.set(task);
+        tasks.put(id, task);
+        task.start();
     }
 
     /** Receives the shards of one source and runs a task for each. */
@@ -167,15 +222,19 @@ public final class JobInstance implements AutoCloseable {
             this.bounded = bounded;
         }
 
+        private String taskId(String shardId) {
+            return node.table().name() + "#" + shardId;
+        }
+
         @Override
         public void shardAssigned(ShardReader reader) {
             if (state != State.RUNNING) {
                 reader.close();
                 return;
             }
-            String id = node.table().name() + "#" + reader.shardId();
+            String id = taskId(reader.shardId());
             try {
-                Task task = createTask(id, node, reader);
+                Task task = createSourceTask(id, node, reader);
                 tasks.put(id, task);
                 LOG.info("job={} task={} assigned {}", graph.name(), id, reader.description());
                 task.start();
@@ -187,13 +246,19 @@ public final class JobInstance implements AutoCloseable {
         }
 
         @Override
+        public OptionalLong checkpointedPosition(String shardId) {
+            TaskSnapshot s = restored == null ? null : restored.tasks().get(taskId(shardId));
+            return s == null ? OptionalLong.empty() : OptionalLong.of(s.position());
+        }
+
+        @Override
         public void shardRevoked(String shardId) {
-            Task task = tasks.get(node.table().name() + "#" + shardId);
+            Task task = tasks.get(taskId(shardId));
             if (task == null) {
                 return;
             }
             LOG.info("job={} task={} revoked {}; finishing and committing", graph.name(), task.id(),
-                    task.reader().description());
+                    task.status().shard);
             task.requestStop();
             await(task);
         }
@@ -213,61 +278,93 @@ public final class JobInstance implements AutoCloseable {
         }
     }
 
-    private Task createTask(String id, SourceNode node, ShardReader reader) throws Exception {
-        int index = taskIndex.getAndIncrement();
-        SinkWriterContext writerContext = new SinkWriterContext() {
-            @Override
-            public String taskId() {
-                return id;
-            }
-
-            @Override
-            public int taskIndex() {
-                return index;
-            }
-        };
-        TaskTopology topology = TaskTopology.build(graph, node, sinks, writerContext);
+    private Task createSourceTask(String id, SourceNode node, ShardReader reader) throws Exception {
+        AtomicReference<Task> self = new AtomicReference<>();
+        SinkWriterContext writerContext = writerContext(id);
+        TaskTopology topology = TaskTopology.build(node, new TaskTopology.Resources(graph, sinks, exchanges,
+                writerContext, () -> self.get().wakeUp(), coordinator.nextId()));
         SinkWriter deadLetter = null;
         TableDescriptor dl = node.deadLetterTable();
         if (dl != null) {
-            deadLetter = deadLetterSinks.get(dl.name()).createWriter(writerContext);
+            deadLetter = services.sideOutput(dl, writerContext);
         }
         RecordErrorHandler errors = new RecordErrorHandler(graph.name(), id, node.table().name(), node.errorPolicy(),
                 deadLetter, dl == null ? null : dl.schema().rowType());
-        OperatorContext operatorContext = new OperatorContext() {
-            @Override
-            public Options parameters() {
-                return config;
-            }
+        SourceTask task = new SourceTask(id, services, topology, reader, errors, !stateful, idleTimeoutMillis);
+        self.set(task);
+        return task;
+    }
 
-            @Override
-            public String jobName() {
-                return graph.name();
-            }
+    /** The job's services, as its tasks see them. */
+    private final class Services implements TaskServices {
+        @Override
+        public String jobName() {
+            return graph.name();
+        }
 
-            @Override
-            public String taskId() {
-                return id;
-            }
-        };
-        return new Task(id, graph.name(), reader, topology, errors, operatorContext, workers, new Task.Listener() {
-            @Override
-            public void taskFinished(Task task) {
-                taskEnded(task);
-                checkCompletion();
-            }
+        @Override
+        public Options config() {
+            return config;
+        }
 
-            @Override
-            public void taskFailed(Task task, Throwable cause) {
-                taskEnded(task);
-                fail(cause);
+        @Override
+        public Executor workers() {
+            return workers;
+        }
+
+        @Override
+        public ScheduledExecutorService timers() {
+            return timers;
+        }
+
+        @Override
+        public CheckpointCoordinator coordinator() {
+            return coordinator;
+        }
+
+        @Override
+        public KeyedStateBackend openState(String taskId) {
+            TaskSnapshot snapshot = restored(taskId);
+            Path from = snapshot == null || snapshot.stateDir() == null ? null
+                    : restored.dir().resolve(snapshot.stateDir());
+            try {
+                return RocksDbStateBackend.open(jobStateDir.resolve("work").resolve(TaskDirs.safeName(taskId)), from,
+                        keyGroups);
+            } catch (IOException e) {
+                throw new UncheckedIOException("job " + graph.name() + " task " + taskId + ": cannot open its state"
+                        + (from == null ? "" : " from " + from), e);
             }
-        });
+        }
+
+        @Override
+        public TaskSnapshot restored(String taskId) {
+            return restored == null ? null : restored.tasks().get(taskId);
+        }
+
+        @Override
+        public SinkWriter sideOutput(TableDescriptor table, SinkWriterContext context) throws Exception {
+            return sideSinks.computeIfAbsent(table.name(), k -> createSink(table)).createWriter(context);
+        }
+
+        @Override
+        public void taskFinished(Task task) {
+            taskEnded(task);
+            checkCompletion();
+        }
+
+        @Override
+        public void taskFailed(Task task, Throwable cause) {
+            taskEnded(task);
+            fail(cause);
+        }
     }
 
     private synchronized void taskEnded(Task task) {
         if (tasks.remove(task.id(), task)) {
             endedTasks.add(task);
+        }
+        if (coordinator != null) {
+            coordinator.taskEnded(task);
         }
     }
 
@@ -276,14 +373,19 @@ public final class JobInstance implements AutoCloseable {
             task.terminated().get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             LOG.error("job={} task={} did not stop within {}", graph.name(), task.id(), STOP_TIMEOUT);
-        } catch (Exception e) {
+        } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOG.debug("job={} task={} ended with an error", graph.name(), task.id(), e);
         }
     }
 
-    /** Finishes the job once every source is bounded, has announced all shards, and every task has ended. */
+    /**
+     * Finishes the job once every source is bounded and has announced all shards, and every task has ended. Partition
+     * tasks that no source task ever wrote to are stopped then: nothing will reach them.
+     */
     private void checkCompletion() {
-        if (state != State.RUNNING || sourcesAnnouncing.get() > 0 || !tasks.isEmpty()) {
+        if (state != State.RUNNING || sourcesAnnouncing.get() > 0) {
             return;
         }
         for (Source s : sources.values()) {
@@ -291,7 +393,17 @@ public final class JobInstance implements AutoCloseable {
                 return;
             }
         }
-        shutdownAsync(State.FINISHED);
+        boolean sourceTasksRunning = tasks.values().stream().anyMatch(t -> t instanceof SourceTask);
+        if (!sourceTasksRunning) {
+            for (Task t : tasks.values()) {
+                if (t instanceof PartitionTask && !((PartitionTask) t).hasInputChannels()) {
+                    t.requestStop();
+                }
+            }
+        }
+        if (tasks.isEmpty()) {
+            shutdownAsync(State.FINISHED);
+        }
     }
 
     private void fail(Throwable cause) {
@@ -325,8 +437,9 @@ public final class JobInstance implements AutoCloseable {
     }
 
     /**
-     * Stops gracefully: every task finishes the records it holds, flushes its sinks and commits its position; then
-     * sources and sinks are closed. Blocks until done. Does nothing if the job already ended.
+     * Stops gracefully: a job with state first completes a checkpoint, so a restart resumes exactly there; then every
+     * source task finishes the records it holds, flushes its sinks and commits its position, and the partition tasks
+     * end after the last rows reach them (open windows stay in the checkpoint). Blocks until done.
      */
     public void stop() {
         if (beginShutdown()) {
@@ -337,10 +450,24 @@ public final class JobInstance implements AutoCloseable {
     }
 
     private void shutdown(State finalState) {
-        timer.shutdownNow();
+        timers.shutdownNow();
+        if (stateful && finalState == State.STOPPED && failure == null) {
+            try {
+                coordinator.trigger().get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (Exception e) {
+                LOG.warn("job={} could not complete a checkpoint before stopping: {}", graph.name(), e.toString());
+            }
+        }
         List<Task> running = new ArrayList<>(tasks.values());
-        running.forEach(Task::requestStop);
+        running.stream().filter(t -> t instanceof SourceTask).forEach(Task::requestStop);
+        if (failure != null || !stateful) {
+            running.forEach(Task::requestStop);
+        }
         running.forEach(this::await);
+        for (Task t : new ArrayList<>(tasks.values())) {
+            t.requestStop();
+            await(t);
+        }
         sources.forEach((node, source) -> {
             try {
                 source.close();
@@ -348,7 +475,7 @@ public final class JobInstance implements AutoCloseable {
                 LOG.warn("job={} closing source {} failed", graph.name(), node.table().name(), e);
             }
         });
-        for (Map<String, Sink> m : List.of(sinks, deadLetterSinks)) {
+        for (Map<String, Sink> m : List.of(sinks, sideSinks)) {
             m.forEach((id, sink) -> {
                 try {
                     sink.close();
@@ -393,6 +520,11 @@ public final class JobInstance implements AutoCloseable {
         return failure;
     }
 
+    /** Takes a checkpoint now (tests and tools); completes with its id. */
+    public CompletableFuture<Long> checkpoint() {
+        return coordinator.trigger();
+    }
+
     public JobStatus status() {
         List<TaskStatus> all = new ArrayList<>();
         synchronized (this) {
@@ -402,6 +534,11 @@ public final class JobInstance implements AutoCloseable {
         Throwable f = failure;
         return new JobStatus(graph.name(), jobInfo.instanceId(), state, startedMillis, System.currentTimeMillis(), all,
                 f == null ? null : f.getMessage());
+    }
+
+    /** Size of the job's local state on disk, for status and benchmarks. */
+    public long stateSizeOnDisk() {
+        return DirectorySize.of(jobStateDir);
     }
 
     @Override

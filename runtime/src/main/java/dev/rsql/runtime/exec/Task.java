@@ -1,33 +1,38 @@
 package dev.rsql.runtime.exec;
 
-import dev.rsql.runtime.connector.ReaderOutput;
-import dev.rsql.runtime.connector.ShardReader;
-import dev.rsql.runtime.data.Row;
+import dev.rsql.runtime.config.Options;
+import dev.rsql.runtime.connector.SinkWriter;
+import dev.rsql.runtime.connector.SinkWriterContext;
+import dev.rsql.runtime.exec.exchange.ExchangeWriter;
+import dev.rsql.runtime.exec.exchange.StreamEvent;
 import dev.rsql.runtime.operator.Operator;
 import dev.rsql.runtime.operator.OperatorContext;
 import dev.rsql.runtime.operator.Output;
 import dev.rsql.runtime.operator.SinkOperator;
+import dev.rsql.runtime.state.KeyedStateBackend;
+import dev.rsql.runtime.table.TableDescriptor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Reads one shard and runs the operators its rows flow through. A task is driven by one worker thread at a time:
- * it runs in slices on the shared worker pool, and everything else (checkpoints, stop requests) reaches it as mail
- * executed between records, so its operators, readers and writers never need locks.
+ * Runs the operators of one input: a source shard ({@link SourceTask}) or one partition of an exchange
+ * ({@link PartitionTask}). A task is driven by one worker thread at a time: it runs in slices on the shared worker
+ * pool, and everything else (checkpoints, timers, stop requests) reaches it as mail executed between records, so its
+ * operators, state and writers never need locks.
  */
-public final class Task implements ReaderOutput {
+public abstract class Task {
 
     private static final Logger LOG = LoggerFactory.getLogger(Task.class);
 
-    /** Records per {@link ShardReader#read} call. */
-    private static final int READ_BATCH = 256;
+    /** Records per read call. */
+    static final int READ_BATCH = 256;
     /** A slice yields after this many records or {@link #SLICE_NANOS}, so tasks share the workers fairly. */
     private static final int SLICE_RECORDS = 8192;
     private static final long SLICE_NANOS = 20_000_000L;
@@ -38,59 +43,39 @@ public final class Task implements ReaderOutput {
     private static final int RUNNING_WOKEN = 3;
     private static final int TERMINATED = 4;
 
-    /** Where a task reports that it ended. */
-    interface Listener {
-        void taskFinished(Task task);
-
-        void taskFailed(Task task, Throwable cause);
-    }
-
-    private final String id;
-    private final String jobName;
-    private final ShardReader reader;
-    private final TaskTopology topology;
-    private final Output head;
-    private final RecordErrorHandler errorHandler;
-    private final Executor executor;
-    private final Listener listener;
+    protected final String id;
+    protected final TaskServices services;
+    protected final TaskTopology topology;
+    protected final Output head;
     private final Queue<Runnable> mailbox = new ConcurrentLinkedQueue<>();
     private final AtomicInteger schedule = new AtomicInteger(IDLE);
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
+    private final TaskSnapshot restored;
 
     // Owned by the thread running the task.
+    private boolean opened;
     private boolean stopRequested;
-    private long recordsIn;
-    private long committedPosition = -1;
+    private KeyedStateBackend state;
+    private long nextWakeup = Long.MAX_VALUE;
+    protected long recordsIn;
 
-    // Published once per slice for status readers on other threads.
-    private volatile TaskStatus.State state = TaskStatus.State.RUNNING;
+    // Published for status readers on other threads.
+    private volatile TaskStatus.State status = TaskStatus.State.RUNNING;
     private volatile long publishedIn;
     private volatile long publishedOut;
     private volatile long lastCheckpointMillis;
     private volatile Throwable failure;
 
-    Task(String id, String jobName, ShardReader reader, TaskTopology topology, RecordErrorHandler errorHandler,
-         OperatorContext operatorContext, Executor executor, Listener listener) throws Exception {
+    Task(String id, TaskServices services, TaskTopology topology) {
         this.id = id;
-        this.jobName = jobName;
-        this.reader = reader;
+        this.services = services;
         this.topology = topology;
         this.head = topology.head();
-        this.errorHandler = errorHandler;
-        this.executor = executor;
-        this.listener = listener;
-        for (Operator op : topology.operators()) {
-            op.open(operatorContext);
-        }
-        reader.setAvailabilityListener(this::wakeUp);
+        this.restored = services.restored(id);
     }
 
     public String id() {
         return id;
-    }
-
-    public ShardReader reader() {
-        return reader;
     }
 
     /** Completes when the task has finished, stopped or failed. */
@@ -98,28 +83,65 @@ public final class Task implements ReaderOutput {
         return terminated;
     }
 
+    /** Describes the task's input for logs and status. */
+    abstract String description();
+
+    /** Reads up to {@code budget} records or events from the input; 0 when nothing is available now. */
+    abstract int readInput(int budget) throws Exception;
+
+    /** True once the input has ended (bounded input drained, or every upstream task ended). */
+    abstract boolean inputEnded();
+
+    /** The source position to record with a checkpoint, or -1. */
+    abstract long position();
+
+    /** The watermark to record with a checkpoint. */
+    abstract long currentWatermark();
+
+    /** Called after the last record, before operators close: e.g. commit the final position. */
+    abstract void beforeClose(boolean endOfInput) throws Exception;
+
     void start() {
-        LOG.info("job={} task={} started reading {}", jobName, id, reader.description());
+        LOG.info("job={} task={} started reading {}", services.jobName(), id, description());
         wakeUp();
     }
 
-    /** Flush the sinks and commit the shard position at the next record boundary. */
-    void requestCheckpoint() {
-        sendMail(this::checkpoint);
-    }
-
-    /** Finish the records in hand, flush, commit and close. */
+    /** Finish the records in hand, flush and close, without treating the input as ended. */
     void requestStop() {
         sendMail(() -> stopRequested = true);
     }
 
-    private void sendMail(Runnable mail) {
+    /** Takes part in checkpoint {@code checkpointId} at the next record boundary (source tasks start them). */
+    void triggerCheckpoint(long checkpointId) {
+        sendMail(() -> checkpoint(checkpointId));
+    }
+
+    /** The checkpoint is complete everywhere. */
+    void notifyCheckpointComplete(long checkpointId) {
+        sendMail(() -> {
+            try {
+                checkpointComplete(checkpointId);
+                for (Operator op : topology.operators()) {
+                    op.notifyCheckpointComplete(checkpointId);
+                }
+            } catch (Exception e) {
+                throw new CheckpointException("job " + services.jobName() + " task " + id
+                        + ": completing checkpoint " + checkpointId + " failed", e);
+            }
+        });
+    }
+
+    /** Hook for source tasks: commit the position of a completed checkpoint. */
+    void checkpointComplete(long checkpointId) throws Exception {
+    }
+
+    final void sendMail(Runnable mail) {
         mailbox.add(mail);
         wakeUp();
     }
 
     /** Schedules a slice unless one is queued or running; a wake-up during a slice makes it run once more. */
-    private void wakeUp() {
+    final void wakeUp() {
         while (true) {
             int s = schedule.get();
             if (s == IDLE) {
@@ -139,7 +161,7 @@ public final class Task implements ReaderOutput {
 
     private void submit() {
         try {
-            executor.execute(this::runSlice);
+            services.workers().execute(this::runSlice);
         } catch (RejectedExecutionException e) {
             schedule.set(TERMINATED);
             terminate(TaskStatus.State.FAILED, new IllegalStateException("worker pool shut down", e));
@@ -158,7 +180,7 @@ public final class Task implements ReaderOutput {
             publishedIn = recordsIn;
             publishedOut = sinkRowsWritten();
         }
-        if (state != TaskStatus.State.RUNNING) {
+        if (status != TaskStatus.State.RUNNING) {
             return;
         }
         if (more || !schedule.compareAndSet(RUNNING, IDLE)) {
@@ -167,18 +189,24 @@ public final class Task implements ReaderOutput {
         }
     }
 
-    /** Runs mail and then records for a bounded time. Returns true when there is more to do right away. */
+    /** Runs mail and then input for a bounded time. Returns true when there is more to do right away. */
     private boolean slice() throws Exception {
+        if (!opened) {
+            open();
+        }
         runMail();
+        if (status != TaskStatus.State.RUNNING) {
+            return false;
+        }
         if (stopRequested) {
             finish(false);
             return false;
         }
         long deadline = System.nanoTime() + SLICE_NANOS;
         int total = 0;
-        while (total < SLICE_RECORDS) {
-            int n = reader.read(this, READ_BATCH);
-            if (n == 0) {
+        while (total < SLICE_RECORDS && !congested()) {
+            int n = readInput(READ_BATCH);
+            if (n == 0 || status != TaskStatus.State.RUNNING) {
                 break;
             }
             total += n;
@@ -186,113 +214,161 @@ public final class Task implements ReaderOutput {
                 break;
             }
         }
-        if (total == 0 && reader.isEndOfInput()) {
-            finish(true);
+        if (status != TaskStatus.State.RUNNING) {
             return false;
         }
-        return total > 0 || !mailbox.isEmpty();
+        for (ExchangeWriter w : topology.exchangeWriters()) {
+            w.flush();
+        }
+        if (inputEnded()) {
+            finish(endOfInputReached());
+            return false;
+        }
+        afterSlice(total);
+        return (total > 0 && !congested()) || !mailbox.isEmpty();
+    }
+
+    /**
+     * Called when the input ended: true when it was really exhausted (open windows fire), false when the upstream
+     * tasks merely stopped.
+     */
+    abstract boolean endOfInputReached() throws Exception;
+
+    /** Hook: what to do after a slice (e.g. schedule an idleness check). */
+    void afterSlice(int records) {
+    }
+
+    private boolean congested() {
+        for (ExchangeWriter w : topology.exchangeWriters()) {
+            if (w.isCongested()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void runMail() {
         Runnable mail;
         while ((mail = mailbox.poll()) != null) {
             mail.run();
+            if (status != TaskStatus.State.RUNNING) {
+                return;
+            }
         }
     }
 
-    @Override
-    public void emit(long position, Object[] fields) throws Exception {
-        emit(position, Row.insert(fields));
-    }
-
-    @Override
-    public void emit(long position, Row row) throws Exception {
-        recordsIn++;
-        try {
-            head.emit(row);
-        } catch (Exception e) {
-            throw RecordException.processing(jobName, id, reader.describePosition(position), e);
+    private void open() throws Exception {
+        opened = true;
+        OperatorContext context = new Context();
+        for (Operator op : topology.operators()) {
+            op.open(context);
         }
     }
 
-    @Override
-    public void decodeError(long position, byte[] payload, Exception cause) throws Exception {
-        errorHandler.decodeError(reader.describePosition(position), payload, cause);
-    }
-
-    private void checkpoint() {
-        if (state != TaskStatus.State.RUNNING) {
+    /** Flushes operators and sinks, snapshots state, sends the barrier on, and acknowledges the checkpoint. */
+    final void checkpoint(long checkpointId) {
+        if (status != TaskStatus.State.RUNNING) {
             return;
         }
         try {
-            long position = reader.position();
+            long position = position();
             for (Operator op : topology.operators()) {
                 op.flush();
             }
-            errorHandler.flush();
-            if (position != committedPosition) {
-                reader.commit(position);
-                committedPosition = position;
+            flushSideOutputs();
+            String stateDir = state == null ? null : services.coordinator().snapshotState(checkpointId, id, state);
+            for (ExchangeWriter w : topology.exchangeWriters()) {
+                w.broadcast(new StreamEvent.Barrier(checkpointId));
             }
+            recordCheckpoint(checkpointId, position);
             lastCheckpointMillis = System.currentTimeMillis();
+            services.coordinator().acknowledge(checkpointId,
+                    new TaskSnapshot(id, position, currentWatermark(), stateDir));
         } catch (Exception e) {
-            throw new CheckpointException("job " + jobName + " task " + id + ": checkpoint at "
-                    + reader.describePosition(reader.position()) + " failed", e);
+            throw new CheckpointException("job " + services.jobName() + " task " + id + ": checkpoint "
+                    + checkpointId + " at " + description() + " failed", e);
         }
     }
 
-    private void finish(boolean endOfInput) throws Exception {
+    /** Hook for source tasks: remember the position a checkpoint covers. */
+    void recordCheckpoint(long checkpointId, long position) {
+    }
+
+    /** Hook: flush writers the topology does not know (dead letters). */
+    void flushSideOutputs() throws Exception {
+    }
+
+    /** Ends the task: at the end of its input, or on a stop request (open windows then stay in state). */
+    final void finish(boolean endOfInput) throws Exception {
         if (endOfInput) {
             for (Operator op : topology.operators()) {
                 op.endOfInput();
             }
         }
-        checkpoint();
-        for (Operator op : topology.operators()) {
-            op.close();
+        for (ExchangeWriter w : topology.exchangeWriters()) {
+            w.broadcast(StreamEvent.Status.END);
         }
-        errorHandler.close();
-        reader.close();
-        LOG.info("job={} task={} {} at {}: {} records in, {} rows out, {} skipped", jobName, id,
-                endOfInput ? "finished" : "stopped", reader.describePosition(reader.position()), recordsIn,
-                sinkRowsWritten(), errorHandler.skipped());
+        for (Operator op : topology.operators()) {
+            op.flush();
+        }
+        flushSideOutputs();
+        beforeClose(endOfInput);
+        closeAll(null);
+        LOG.info("job={} task={} {} at {}: {} records in, {} rows out", services.jobName(), id,
+                endOfInput ? "finished" : "stopped", description(), recordsIn, sinkRowsWritten());
         terminate(TaskStatus.State.FINISHED, null);
     }
 
-    private void fail(Throwable cause) {
-        LOG.error("job={} task={} failed reading {}; position stays at the last checkpoint ({})", jobName, id,
-                reader.description(), committedPosition < 0 ? "none" : reader.describePosition(committedPosition), cause);
+    final void fail(Throwable cause) {
+        LOG.error("job={} task={} failed reading {}", services.jobName(), id, description(), cause);
+        closeAll(cause);
+        terminate(TaskStatus.State.FAILED, cause);
+    }
+
+    /** Closes operators, side outputs and state; problems are added to {@code cause} when failing. */
+    private void closeAll(Throwable cause) {
         for (Operator op : topology.operators()) {
             try {
                 op.close();
             } catch (Exception e) {
-                cause.addSuppressed(e);
+                if (cause != null) {
+                    cause.addSuppressed(e);
+                } else {
+                    LOG.warn("job={} task={}: closing an operator failed", services.jobName(), id, e);
+                }
             }
         }
         try {
-            errorHandler.close();
-        } catch (Exception e) {
-            cause.addSuppressed(e);
-        }
-        try {
-            reader.close();
+            closeInput();
         } catch (RuntimeException e) {
-            cause.addSuppressed(e);
+            if (cause != null) {
+                cause.addSuppressed(e);
+            }
         }
-        terminate(TaskStatus.State.FAILED, cause);
+        if (state != null) {
+            state.close();
+        }
+    }
+
+    /** Hook: release the input (close the shard reader). */
+    void closeInput() {
     }
 
     private void terminate(TaskStatus.State finalState, Throwable cause) {
         failure = cause;
-        state = finalState;
+        status = finalState;
         schedule.set(TERMINATED);
         publishedIn = recordsIn;
         if (cause == null) {
-            listener.taskFinished(this);
+            services.taskFinished(this);
         } else {
-            listener.taskFailed(this, cause);
+            services.taskFailed(this, cause);
         }
         terminated.complete(null);
+    }
+
+    final boolean isRunning() {
+        return status == TaskStatus.State.RUNNING;
     }
 
     private long sinkRowsWritten() {
@@ -303,14 +379,97 @@ public final class Task implements ReaderOutput {
         return n;
     }
 
+    /** Skipped records, for status. */
+    long skipped() {
+        return 0;
+    }
+
+    /** Records not yet read from the input, for status (-1 unknown). */
+    long lag() {
+        return -1;
+    }
+
     /** A snapshot for status; safe from any thread. */
     public TaskStatus status() {
-        return new TaskStatus(id, reader.description(), state, publishedIn, publishedOut, errorHandler.skipped(),
-                reader.lag(), lastCheckpointMillis, failure == null ? null : String.valueOf(failure.getMessage()));
+        Throwable f = failure;
+        return new TaskStatus(id, description(), status, publishedIn, publishedOut, skipped(), lag(),
+                lastCheckpointMillis, f == null ? null : String.valueOf(f.getMessage()));
     }
 
     @Override
     public String toString() {
         return "Task " + id;
+    }
+
+    /** The operators' view of this task. */
+    private final class Context implements OperatorContext {
+        @Override
+        public Options parameters() {
+            return services.config();
+        }
+
+        @Override
+        public String jobName() {
+            return services.jobName();
+        }
+
+        @Override
+        public String taskId() {
+            return id;
+        }
+
+        @Override
+        public KeyedStateBackend stateBackend() {
+            if (state == null) {
+                state = services.openState(id);
+            }
+            return state;
+        }
+
+        @Override
+        public long restoredWatermark() {
+            return restored == null ? Long.MIN_VALUE : restored.watermark();
+        }
+
+        @Override
+        public void requestProcessingTime(long time) {
+            if (time >= nextWakeup) {
+                return;
+            }
+            nextWakeup = time;
+            long delay = Math.max(0, time - System.currentTimeMillis());
+            services.timers().schedule(() -> sendMail(() -> onProcessingTime(time)), delay, TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        public SinkWriter sideOutput(TableDescriptor table) throws Exception {
+            return services.sideOutput(table, new SinkWriterContext() {
+                @Override
+                public String taskId() {
+                    return id;
+                }
+
+                @Override
+                public int taskIndex() {
+                    return Math.floorMod(id.hashCode(), 1 << 16);
+                }
+            });
+        }
+    }
+
+    private void onProcessingTime(long scheduledFor) {
+        if (scheduledFor != nextWakeup || status != TaskStatus.State.RUNNING) {
+            return;
+        }
+        nextWakeup = Long.MAX_VALUE;
+        try {
+            long now = System.currentTimeMillis();
+            for (Operator op : topology.operators()) {
+                op.onProcessingTime(now);
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("job " + services.jobName() + " task " + id
+                    + ": processing-time timers failed", e);
+        }
     }
 }

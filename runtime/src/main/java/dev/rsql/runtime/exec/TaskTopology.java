@@ -2,16 +2,28 @@ package dev.rsql.runtime.exec;
 
 import dev.rsql.runtime.connector.Sink;
 import dev.rsql.runtime.connector.SinkWriterContext;
+import dev.rsql.runtime.exec.exchange.ExchangeWriter;
+import dev.rsql.runtime.exec.exchange.LocalExchange;
 import dev.rsql.runtime.graph.CalcNode;
+import dev.rsql.runtime.graph.CorrelateNode;
+import dev.rsql.runtime.graph.ExchangeNode;
 import dev.rsql.runtime.graph.GraphNode;
+import dev.rsql.runtime.graph.GroupAggregateNode;
 import dev.rsql.runtime.graph.JobGraph;
 import dev.rsql.runtime.graph.SinkNode;
-import dev.rsql.runtime.graph.SourceNode;
 import dev.rsql.runtime.graph.UnionNode;
+import dev.rsql.runtime.graph.WatermarkAssignerNode;
+import dev.rsql.runtime.graph.WindowAggregateNode;
+import dev.rsql.runtime.graph.WindowAssignerNode;
 import dev.rsql.runtime.operator.CalcOperator;
+import dev.rsql.runtime.operator.CorrelateOperator;
 import dev.rsql.runtime.operator.Operator;
 import dev.rsql.runtime.operator.Output;
 import dev.rsql.runtime.operator.SinkOperator;
+import dev.rsql.runtime.operator.WatermarkAssignerOperator;
+import dev.rsql.runtime.operator.WindowAssignerOperator;
+import dev.rsql.runtime.operator.aggregate.GroupAggregateOperator;
+import dev.rsql.runtime.operator.aggregate.WindowAggregateOperator;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,40 +31,58 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The operators of one task: an instance of every graph node reachable from the task's source, wired as the
- * graph says (fan-out to several consumers, unions merged by wiring). Owned by the task.
+ * The operators of one task: an instance of every graph node reachable from the task's input up to the next exchange
+ * (where an {@link ExchangeWriter} hands rows to the next stage) or sink, wired as the graph says (fan-out to several
+ * consumers, unions merged by wiring). Owned by the task.
  */
 final class TaskTopology {
+
+    /** What building a topology needs from the job. */
+    record Resources(JobGraph graph, Map<String, Sink> sinks, Map<String, LocalExchange> exchanges,
+                     SinkWriterContext writerContext, Runnable taskWakeup, long firstCheckpoint) {
+    }
 
     private final Output head;
     private final List<Operator> operators;          // upstream first
     private final List<SinkOperator> sinkOperators;
+    private final List<ExchangeWriter> exchangeWriters;
+    private final WatermarkAssignerOperator watermarkAssigner;
 
-    private TaskTopology(Output head, List<Operator> operators, List<SinkOperator> sinkOperators) {
+    private TaskTopology(Output head, List<Operator> operators) {
         this.head = head;
         this.operators = operators;
-        this.sinkOperators = sinkOperators;
+        List<SinkOperator> sinks = new ArrayList<>();
+        List<ExchangeWriter> writers = new ArrayList<>();
+        WatermarkAssignerOperator assigner = null;
+        for (Operator op : operators) {
+            if (op instanceof SinkOperator) {
+                sinks.add((SinkOperator) op);
+            } else if (op instanceof ExchangeWriter) {
+                writers.add((ExchangeWriter) op);
+            } else if (op instanceof WatermarkAssignerOperator && assigner == null) {
+                assigner = (WatermarkAssignerOperator) op;
+            }
+        }
+        this.sinkOperators = List.copyOf(sinks);
+        this.exchangeWriters = List.copyOf(writers);
+        this.watermarkAssigner = assigner;
     }
 
-    static TaskTopology build(JobGraph graph, SourceNode source, Map<String, Sink> sinks,
-                              SinkWriterContext writerContext) throws Exception {
-        Builder b = new Builder(graph, sinks, writerContext);
-        Output head = b.outputOf(source);
+    /** The operators fed by {@code start}: a source node, or an exchange node for a partition task. */
+    static TaskTopology build(GraphNode start, Resources resources) throws Exception {
+        Builder b = new Builder(resources);
+        Output head = b.outputOf(start);
         List<Operator> ordered = new ArrayList<>();
-        List<SinkOperator> sinkOps = new ArrayList<>();
-        for (GraphNode n : graph.nodes()) {
+        for (GraphNode n : resources.graph().nodes()) {
             Operator op = b.operators.get(n.id());
             if (op != null) {
                 ordered.add(op);
-                if (op instanceof SinkOperator) {
-                    sinkOps.add((SinkOperator) op);
-                }
             }
         }
-        return new TaskTopology(head, List.copyOf(ordered), List.copyOf(sinkOps));
+        return new TaskTopology(head, List.copyOf(ordered));
     }
 
-    /** Where the rows read from the shard go. */
+    /** Where the task's input rows go. */
     Output head() {
         return head;
     }
@@ -65,17 +95,22 @@ final class TaskTopology {
         return sinkOperators;
     }
 
+    List<ExchangeWriter> exchangeWriters() {
+        return exchangeWriters;
+    }
+
+    /** The source's watermark generator, or null. */
+    WatermarkAssignerOperator watermarkAssigner() {
+        return watermarkAssigner;
+    }
+
     private static final class Builder {
-        private final JobGraph graph;
-        private final Map<String, Sink> sinks;
-        private final SinkWriterContext writerContext;
+        private final Resources r;
         private final Map<String, Operator> operators = new HashMap<>();
         private final Map<String, Output> outputs = new HashMap<>();
 
-        Builder(JobGraph graph, Map<String, Sink> sinks, SinkWriterContext writerContext) {
-            this.graph = graph;
-            this.sinks = sinks;
-            this.writerContext = writerContext;
+        Builder(Resources resources) {
+            this.r = resources;
         }
 
         /** The output a node's operator emits to: the inputs of all its consumers. */
@@ -85,7 +120,7 @@ final class TaskTopology {
                 return cached;
             }
             List<Output> targets = new ArrayList<>();
-            for (GraphNode consumer : graph.downstreamOf(node)) {
+            for (GraphNode consumer : r.graph().downstreamOf(node)) {
                 targets.add(inputOf(consumer));
             }
             Output out = targets.isEmpty() ? Output.DISCARD : Output.broadcast(targets);
@@ -103,16 +138,36 @@ final class TaskTopology {
                 op = create(node);
                 operators.put(node.id(), op);
             }
-            return op::process;
+            return Output.of(op);
         }
 
         private Operator create(GraphNode node) throws Exception {
             if (node instanceof CalcNode) {
                 return new CalcOperator(((CalcNode) node).newFunction(), outputOf(node));
             }
+            if (node instanceof CorrelateNode) {
+                return new CorrelateOperator((CorrelateNode) node, outputOf(node));
+            }
+            if (node instanceof ExchangeNode) {
+                return new ExchangeWriter(r.exchanges().get(node.id()), r.taskWakeup(), r.firstCheckpoint());
+            }
+            if (node instanceof WatermarkAssignerNode) {
+                return new WatermarkAssignerOperator(((WatermarkAssignerNode) node).watermarkField(), outputOf(node));
+            }
+            if (node instanceof WindowAssignerNode) {
+                return new WindowAssignerOperator((WindowAssignerNode) node, outputOf(node));
+            }
+            if (node instanceof GroupAggregateNode) {
+                return new GroupAggregateOperator((GroupAggregateNode) node, outputOf(node));
+            }
+            if (node instanceof WindowAggregateNode) {
+                return new WindowAggregateOperator((WindowAggregateNode) node, outputOf(node));
+            }
             if (node instanceof SinkNode) {
                 SinkNode sink = (SinkNode) node;
-                return new SinkOperator(sink.table().name(), sinks.get(sink.id()).createWriter(writerContext));
+                boolean upsert = !sink.table().schema().primaryKey().isEmpty() && sink.input().producesUpdates();
+                return new SinkOperator(sink.table().name(), r.sinks().get(sink.id()).createWriter(r.writerContext()),
+                        upsert);
             }
             throw new IllegalStateException("no operator for graph node " + node);
         }

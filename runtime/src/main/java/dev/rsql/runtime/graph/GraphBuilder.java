@@ -1,5 +1,6 @@
 package dev.rsql.runtime.graph;
 
+import dev.rsql.runtime.aggregate.AggregateCall;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.table.TableDescriptor;
 import dev.rsql.runtime.types.RowType;
@@ -136,12 +137,59 @@ public final class GraphBuilder {
             return new Stream(new CalcNode(id, node, outputType, function, description));
         }
 
+        /**
+         * A correlate node ({@code LATERAL TABLE}): the input's fields followed by the table function's columns;
+         * {@code left} keeps input rows the function produces nothing for, padded with NULLs.
+         */
+        public Stream correlate(RowType outputType, Supplier<? extends CorrelateFunction> function,
+                                Function<Object, Object[]> rowConverter, boolean left, String description) {
+            String id = uniqueId("correlate-" + digest(node.id() + "|" + left + "|" + description + "|" + outputType));
+            return new Stream(new CorrelateNode(id, node, outputType, function, rowConverter, left, description));
+        }
+
         public Stream filter(Predicate<Object[]> predicate) {
             return calc(node.outputType(), () -> in -> predicate.test(in) ? in : null, "filter " + predicate);
         }
 
         public Stream map(RowType outputType, Function<Object[], Object[]> mapper) {
             return calc(outputType, () -> mapper::apply, "map " + mapper);
+        }
+
+        /** Generates watermarks from {@code watermarkField} (e.g. rowtime minus the allowed out-of-orderness). */
+        public Stream watermark(int rowtimeField, int watermarkField) {
+            String id = uniqueId("watermark-" + digest(node.id() + "|" + rowtimeField + "|" + watermarkField));
+            return new Stream(new WatermarkAssignerNode(id, node, rowtimeField, watermarkField));
+        }
+
+        /** Repartitions by key fields (none: a single partition). */
+        public Stream exchange(int... keyFields) {
+            String id = uniqueId("exchange-" + digest(node.id() + "|" + java.util.Arrays.toString(keyFields)));
+            return new Stream(new ExchangeNode(id, node, keyFields));
+        }
+
+        /** Appends window_start, window_end, window_time for each window a row falls into. */
+        public Stream window(WindowSpec window) {
+            String id = uniqueId("window-" + digest(node.id() + "|" + window));
+            return new Stream(new WindowAssignerNode(id, node, window));
+        }
+
+        /** GROUP BY without a window (the stream must already be partitioned by the group fields). */
+        public Stream groupAggregate(int[] groupFields, List<AggregateCall> aggregates, RowType outputType,
+                                     long stateTtlMillis) {
+            String id = uniqueId("aggregate-" + digest(node.id() + "|" + java.util.Arrays.toString(groupFields) + "|"
+                    + aggregates.stream().map(AggregateCall::name).collect(java.util.stream.Collectors.joining(","))));
+            return new Stream(new GroupAggregateNode(id, node, groupFields, aggregates, outputType, stateTtlMillis));
+        }
+
+        /** Windowed GROUP BY over rows carrying window_start/window_end (after {@link #window}). */
+        public Stream windowAggregate(int[] groupFields, int windowStartField, int windowEndField, boolean eventTime,
+                                      boolean merging, List<AggregateCall> aggregates, EmitSpec emit,
+                                      RowType outputType, TableDescriptor lateDataTable) {
+            String id = uniqueId("window-aggregate-" + digest(node.id() + "|" + java.util.Arrays.toString(groupFields)
+                    + "|" + aggregates.stream().map(AggregateCall::name).collect(java.util.stream.Collectors.joining(","))
+                    + "|" + emit));
+            return new Stream(new WindowAggregateNode(id, node, groupFields, windowStartField, windowEndField, eventTime,
+                    merging, aggregates, emit, outputType, lateDataTable));
         }
 
         public Stream union(Stream... others) {

@@ -33,6 +33,19 @@ public abstract class GraphNode {
         return outputType;
     }
 
+    /**
+     * True when the rows this node emits include updates or deletes (a changelog), e.g. after a non-window
+     * aggregation; stateful operators and sinks downstream must then handle retractions.
+     */
+    public boolean producesUpdates() {
+        for (GraphNode in : inputs) {
+            if (in.producesUpdates()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The kind of node as EXPLAIN shows it, e.g. {@code Source}. */
     public abstract String kind();
 

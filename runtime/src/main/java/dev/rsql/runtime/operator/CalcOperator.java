@@ -28,6 +28,11 @@ public final class CalcOperator implements Operator {
     }
 
     @Override
+    public void processWatermark(long watermark) throws Exception {
+        output.emitWatermark(watermark);
+    }
+
+    @Override
     public void close() throws Exception {
         function.close();
     }

@@ -13,12 +13,23 @@ public interface Operator {
 
     void process(Row row) throws Exception;
 
+    /** Event time advanced; fire what is due, then pass the watermark on. */
+    void processWatermark(long watermark) throws Exception;
+
+    /** Processing time reached a time the operator asked to be woken at (see {@link OperatorContext}). */
+    default void onProcessingTime(long now) throws Exception {
+    }
+
     /** Every input of the task has ended (bounded sources): emit whatever is still held. */
     default void endOfInput() throws Exception {
     }
 
-    /** Before a checkpoint: hand everything buffered to the sinks and make sure they stored it. */
+    /** Before a checkpoint: hand everything buffered to the sinks and state, and make sure sinks stored it. */
     default void flush() throws Exception {
+    }
+
+    /** A checkpoint this task took part in is complete everywhere (sinks may commit what it covers). */
+    default void notifyCheckpointComplete(long checkpointId) throws Exception {
     }
 
     default void close() throws Exception {

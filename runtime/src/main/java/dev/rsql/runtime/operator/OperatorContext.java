@@ -1,9 +1,12 @@
 package dev.rsql.runtime.operator;
 
 import dev.rsql.runtime.config.Options;
+import dev.rsql.runtime.connector.SinkWriter;
 import dev.rsql.runtime.graph.FunctionContext;
+import dev.rsql.runtime.state.KeyedStateBackend;
+import dev.rsql.runtime.table.TableDescriptor;
 
-/** What an operator learns about the task it runs in. */
+/** What an operator learns about, and can ask of, the task it runs in. */
 public interface OperatorContext extends FunctionContext {
 
     /** The job's parameters (SET values over engine settings). */
@@ -15,4 +18,16 @@ public interface OperatorContext extends FunctionContext {
     default String getJobParameter(String key, String defaultValue) {
         return parameters().getOrDefault(defaultValue, key);
     }
+
+    /** The task's keyed state (opened on first use). Only operators behind an exchange have keyed state. */
+    KeyedStateBackend stateBackend();
+
+    /** The watermark this task had reached at the checkpoint it was restored from, or {@code Long.MIN_VALUE}. */
+    long restoredWatermark();
+
+    /** Asks for {@link Operator#onProcessingTime} to be called once processing time reaches {@code time}. */
+    void requestProcessingTime(long time);
+
+    /** A writer of this task for a table that is not a sink of the graph, e.g. a late-data table. */
+    SinkWriter sideOutput(TableDescriptor table) throws Exception;
 }

@@ -50,7 +50,9 @@ public final class ValuesSourceFactory implements ConnectorFactory {
                 for (int i = 0; i < shards.size(); i++) {
                     RowDecoder decoder = context.createDecoder("json", schema.physicalRowType(),
                             schema.physicalPositions(), schema.columns().size());
-                    listener.shardAssigned(new Reader(id + "-" + i, shards.get(i), decoder));
+                    Reader r = new Reader(id + "-" + i, shards.get(i), decoder);
+                    r.next = (int) listener.checkpointedPosition(r.shardId()).orElse(0);
+                    listener.shardAssigned(r);
                 }
                 listener.noMoreShards();
             }

@@ -31,8 +31,9 @@ final class DatagenShardReader implements ShardReader {
     private long next;
     private long startNanos = -1;
 
+    /** @param startRow the row to continue at (a restored checkpoint); earlier rows are generated and dropped */
     DatagenShardReader(String table, int shard, FieldGenerator[] generators, long limit, double rowsPerSecond,
-                       long seed, ScheduledExecutorService timer) {
+                       long seed, ScheduledExecutorService timer, long startRow) {
         this.table = table;
         this.shard = shard;
         this.generators = generators;
@@ -40,6 +41,14 @@ final class DatagenShardReader implements ShardReader {
         this.rowsPerSecond = rowsPerSecond;
         this.random = new SplittableRandom(seed);
         this.timer = timer;
+        // Generating the skipped rows keeps the random sequence, so a seeded source resumes with the same data.
+        long now = System.currentTimeMillis();
+        while (next < startRow) {
+            long row = next++;
+            for (FieldGenerator g : generators) {
+                g.next(random, row, now);
+            }
+        }
     }
 
     @Override

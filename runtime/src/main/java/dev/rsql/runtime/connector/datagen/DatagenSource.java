@@ -89,7 +89,7 @@ final class DatagenSource implements Source {
                 }
             }
             listener.shardAssigned(new DatagenShardReader(table, i, gens, limit, perShard,
-                    seed * 0x9E3779B97F4A7C15L + i, timer));
+                    seed * 0x9E3779B97F4A7C15L + i, timer, listener.checkpointedPosition("datagen-" + i).orElse(0)));
         }
         listener.noMoreShards();
     }

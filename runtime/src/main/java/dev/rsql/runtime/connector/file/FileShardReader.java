@@ -42,8 +42,12 @@ final class FileShardReader implements ShardReader {
     private long nextLine;
     private boolean ended;
 
+    private final long startLine;
+
+    /** @param startLine the line to continue at (a restored checkpoint); earlier lines are skipped */
     FileShardReader(String shardId, Path file, RowDecoder decoder, int[] pathColumns, int[] lineColumns,
-                    boolean[] lineAsInt) {
+                    boolean[] lineAsInt, long startLine) {
+        this.startLine = startLine;
         this.shardId = shardId;
         this.file = file;
         this.absolute = file.toAbsolutePath().toString();
@@ -70,6 +74,9 @@ final class FileShardReader implements ShardReader {
         }
         if (in == null) {
             open();
+            while (nextLine < startLine && nextLine() != null) {
+                nextLine++;
+            }
         }
         int n = 0;
         while (n < maxRecords) {

@@ -157,7 +157,7 @@ final class FileSource implements Source {
             String shardId = base == null ? f.getFileName().toString() : base.relativize(f).toString();
             listener.shardAssigned(new FileShardReader(shardId, f,
                     context.createDecoder(FileConnectorFactory.defaultFormat(context), schema.physicalRowType(), schema.physicalPositions(), schema.columns().size()),
-                    pathColumns, lineColumns, lineAsInt));
+                    pathColumns, lineColumns, lineAsInt, listener.checkpointedPosition(shardId).orElse(0)));
         }
         listener.noMoreShards();
     }

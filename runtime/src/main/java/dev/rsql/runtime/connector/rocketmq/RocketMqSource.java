@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -217,7 +218,8 @@ final class RocketMqSource implements Source {
                     continue;
                 }
                 try {
-                    long start = withRetries(() -> startOffset(q));
+                    OptionalLong checkpointed = l.checkpointedPosition(RocketMqShardReader.shardId(q));
+                    long start = checkpointed.isPresent() ? checkpointed.getAsLong() : withRetries(() -> startOffset(q));
                     consumer.getOffsetStore().updateOffset(q, start, false);
                     RocketMqShardReader r = new RocketMqShardReader(this, q, start, newDecoder(), metadataReaders(),
                             options.queueBufferSize(), options.queueBufferBytes());

@@ -1,0 +1,41 @@
+package dev.rsql.runtime.aggregate;
+
+import dev.rsql.runtime.types.DataType;
+
+import java.util.List;
+
+/**
+ * One aggregate of a GROUP BY (COUNT, SUM, a user's UDAF...). Its accumulator is a run of fields inside the row of
+ * all accumulators of a group, starting at {@code offset}; the fields' types ({@link #accumulatorTypes}) say how
+ * they are stored in state. The function reads its arguments from the input row itself (it knows their indices), so
+ * operators call every aggregate the same way. Instances are used by one task.
+ */
+public interface AggregateFunction {
+
+    /** Types of the accumulator's fields, in order. */
+    List<DataType> accumulatorTypes();
+
+    /** Writes the empty accumulator into {@code acc[offset ...]}. */
+    void createAccumulator(Object[] acc, int offset);
+
+    void accumulate(Object[] acc, int offset, Object[] input);
+
+    /** Takes a row back out (the input is a changelog with updates or deletes). */
+    default void retract(Object[] acc, int offset, Object[] input) {
+        throw new UnsupportedOperationException(name() + " cannot take back rows (its input has updates or deletes)");
+    }
+
+    /** Whether {@link #retract} is supported. */
+    default boolean canRetract() {
+        return false;
+    }
+
+    /** Adds the accumulator {@code other[otherOffset ...]} into {@code acc[offset ...]} (session windows merge). */
+    void merge(Object[] acc, int offset, Object[] other, int otherOffset);
+
+    /** The aggregate's current result. */
+    Object getValue(Object[] acc, int offset);
+
+    /** For messages and EXPLAIN, e.g. {@code SUM(amount)}. */
+    String name();
+}

@@ -1,0 +1,100 @@
+package dev.rsql.runtime.state;
+
+/** Reads what {@link ByteWriter} wrote. */
+final class ByteReader {
+
+    private final byte[] buf;
+    private int pos;
+
+    ByteReader(byte[] buf) {
+        this.buf = buf;
+    }
+
+    boolean isBitSet(int bitmapOffset, int bit) {
+        return (buf[bitmapOffset + (bit >>> 3)] & (1 << (bit & 7))) != 0;
+    }
+
+    /** Skips {@code n} bytes and returns the offset where they start. */
+    int skip(int n) {
+        check(n);
+        int at = pos;
+        pos += n;
+        return at;
+    }
+
+    int position() {
+        return pos;
+    }
+
+    boolean atEnd() {
+        return pos == buf.length;
+    }
+
+    byte readByte() {
+        check(1);
+        return buf[pos++];
+    }
+
+    short readShort() {
+        check(2);
+        int v = (buf[pos] & 0xff) << 8 | (buf[pos + 1] & 0xff);
+        pos += 2;
+        return (short) v;
+    }
+
+    int readInt() {
+        check(4);
+        int v = (buf[pos] & 0xff) << 24 | (buf[pos + 1] & 0xff) << 16 | (buf[pos + 2] & 0xff) << 8
+                | (buf[pos + 3] & 0xff);
+        pos += 4;
+        return v;
+    }
+
+    long readLong() {
+        check(8);
+        long v = 0;
+        for (int i = 0; i < 8; i++) {
+            v = (v << 8) | (buf[pos + i] & 0xff);
+        }
+        pos += 8;
+        return v;
+    }
+
+    int readVarInt() {
+        int v = 0;
+        for (int shift = 0; shift < 35; shift += 7) {
+            byte b = readByte();
+            v |= (b & 0x7f) << shift;
+            if (b >= 0) {
+                return v;
+            }
+        }
+        throw new StateException("malformed varint at " + (pos - 5));
+    }
+
+    byte[] readBytes(int n) {
+        check(n);
+        byte[] b = new byte[n];
+        System.arraycopy(buf, pos, b, 0, n);
+        pos += n;
+        return b;
+    }
+
+    byte[] readLengthPrefixed() {
+        return readBytes(readVarInt());
+    }
+
+    String readUtf8() {
+        int n = readVarInt();
+        check(n);
+        String s = new String(buf, pos, n, java.nio.charset.StandardCharsets.UTF_8);
+        pos += n;
+        return s;
+    }
+
+    private void check(int n) {
+        if (n < 0 || pos + n > buf.length) {
+            throw new StateException("truncated state bytes: need " + n + " at " + pos + " of " + buf.length);
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package dev.rsql.runtime.state;
+
+/**
+ * Values of one kind (one state of one operator) stored by key and namespace. The key is the serialized grouping key;
+ * the namespace tells apart several values of one key, e.g. the window {@code [start, end)} as 16 big-endian bytes,
+ * or an empty array for non-window state. Called only from the owning task's thread.
+ */
+public interface KeyedValueState<V> {
+
+    /** The value, or null. */
+    V get(byte[] key, byte[] namespace);
+
+    void put(byte[] key, byte[] namespace, V value);
+
+    void remove(byte[] key, byte[] namespace);
+
+    /** The values of one key, ordered by namespace bytes (for session windows: by window start). */
+    CloseableIterator<StateEntry<V>> entries(byte[] key);
+
+    /** Every value of this state, ordered by key group, key and namespace. */
+    CloseableIterator<StateEntry<V>> all();
+}

@@ -1,0 +1,96 @@
+package dev.rsql.runtime.state.rocksdb;
+
+import dev.rsql.runtime.state.CloseableIterator;
+import dev.rsql.runtime.state.KeyedValueState;
+import dev.rsql.runtime.state.StateEntry;
+import dev.rsql.runtime.state.StateException;
+import dev.rsql.runtime.state.TypeSerializer;
+import org.rocksdb.RocksDBException;
+
+/**
+ * One value state in the backend's value column family, under the prefix of its 4-byte state id. A {@code put} of
+ * {@code null} removes the value.
+ */
+final class RocksDbValueState<V> implements KeyedValueState<V> {
+
+    private final RocksDbStateBackend backend;
+    private final int stateId;
+    private final String description;
+    private final TypeSerializer<V> serializer;
+    private final RocksDbIterator.Decoder<StateEntry<V>> decoder;
+
+    RocksDbValueState(RocksDbStateBackend backend, int stateId, String description, TypeSerializer<V> serializer) {
+        this.backend = backend;
+        this.stateId = stateId;
+        this.description = description;
+        this.serializer = serializer;
+        // [state id 4][key group 2][varint length][key][namespace]
+        this.decoder = (k, v) -> {
+            byte[][] parts = KeyBuffer.keyAndNamespace(k, 6);
+            return new StateEntry<>(parts[0], parts[1], serializer.deserialize(v));
+        };
+    }
+
+    TypeSerializer<V> serializer() {
+        return serializer;
+    }
+
+    int stateId() {
+        return stateId;
+    }
+
+    @Override
+    public V get(byte[] key, byte[] namespace) {
+        KeyBuffer k = backend.valueKeyBuffer().value(stateId, backend.keyGroupOf(key), key, namespace);
+        byte[] bytes;
+        try {
+            bytes = backend.db().get(backend.valuesCf(), backend.readOptions(), k.buf, 0, k.len);
+        } catch (RocksDBException e) {
+            throw new StateException("reading " + description + " failed", e);
+        }
+        return bytes == null ? null : serializer.deserialize(bytes);
+    }
+
+    @Override
+    public void put(byte[] key, byte[] namespace, V value) {
+        if (value == null) {
+            remove(key, namespace);
+            return;
+        }
+        byte[] bytes = serializer.serialize(value);
+        KeyBuffer k = backend.valueKeyBuffer().value(stateId, backend.keyGroupOf(key), key, namespace);
+        try {
+            backend.db().put(backend.valuesCf(), backend.writeOptions(), k.buf, 0, k.len, bytes, 0, bytes.length);
+        } catch (RocksDBException e) {
+            throw new StateException("writing " + description + " failed", e);
+        }
+    }
+
+    @Override
+    public void remove(byte[] key, byte[] namespace) {
+        KeyBuffer k = backend.valueKeyBuffer().value(stateId, backend.keyGroupOf(key), key, namespace);
+        try {
+            backend.db().delete(backend.valuesCf(), backend.writeOptions(), k.buf, 0, k.len);
+        } catch (RocksDBException e) {
+            throw new StateException("deleting from " + description + " failed", e);
+        }
+    }
+
+    @Override
+    public CloseableIterator<StateEntry<V>> entries(byte[] key) {
+        byte[] prefix = backend.valueKeyBuffer().valuePrefix(stateId, backend.keyGroupOf(key), key).copy();
+        return new RocksDbIterator<>(backend, backend.valuesCf(), prefix, KeyBuffer.successor(prefix), decoder);
+    }
+
+    @Override
+    public CloseableIterator<StateEntry<V>> all() {
+        backend.ensureOpen();
+        byte[] prefix = KeyBuffer.intBytes(stateId);
+        return new RocksDbIterator<>(backend, backend.valuesCf(), prefix, KeyBuffer.successor(prefix), decoder);
+    }
+
+    @Override
+    public String toString() {
+        return description;
+    }
+}
