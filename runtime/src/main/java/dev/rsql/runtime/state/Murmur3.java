@@ -17,6 +17,7 @@ public final class Murmur3 {
         return hash32(data, 0, data.length, seed);
     }
 
+    @SuppressWarnings("fallthrough")
     public static int hash32(byte[] data, int offset, int length, int seed) {
         int h1 = seed;
         int blocks = length >>> 2;

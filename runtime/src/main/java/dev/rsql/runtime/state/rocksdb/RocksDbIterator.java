@@ -31,6 +31,7 @@ final class RocksDbIterator<T> implements CloseableIterator<T> {
     private boolean closed;
 
     RocksDbIterator(RocksDbStateBackend backend, ColumnFamilyHandle cf, byte[] from, byte[] to, Decoder<T> decoder) {
+        backend.ensureOpen(); // a closed DB handle would crash the JVM
         this.backend = backend;
         this.decoder = decoder;
         ReadOptions ro = new ReadOptions();

@@ -17,6 +17,10 @@ import java.util.List;
  * is a comparison with it and touches no RocksDB; otherwise firing seeks to the bound, reads due timers in batches
  * and stops at the first timer that is not due. Because the seek starts at the bound, it skips the tombstones of
  * timers fired earlier.
+ *
+ * <p>While firing, a handler may register and delete timers of its own operator: a due timer it registers fires in
+ * the same call (right after the current one if it is earlier), a timer it deletes does not fire. A handler that
+ * always re-registers the timer it is handed, at a due time, never lets firing end (as in Flink).
  */
 final class RocksDbTimerService implements TimerService {
 

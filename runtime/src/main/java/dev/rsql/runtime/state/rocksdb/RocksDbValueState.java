@@ -9,7 +9,8 @@ import org.rocksdb.RocksDBException;
 
 /**
  * One value state in the backend's value column family, under the prefix of its 4-byte state id. A {@code put} of
- * {@code null} removes the value.
+ * {@code null} removes the value. {@link #all()} runs in key-group order; within a key group keys come in the order
+ * of their length-prefixed bytes (shorter keys first), and a key's namespaces in byte order.
  */
 final class RocksDbValueState<V> implements KeyedValueState<V> {
 

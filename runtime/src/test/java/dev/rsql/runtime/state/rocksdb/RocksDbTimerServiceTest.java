@@ -1,0 +1,224 @@
+package dev.rsql.runtime.state.rocksdb;
+
+import dev.rsql.runtime.state.Namespaces;
+import dev.rsql.runtime.state.TimerService;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RocksDbTimerServiceTest {
+
+    static final byte[] NS = Namespaces.EMPTY;
+
+    @TempDir
+    Path dir;
+
+    RocksDbStateBackend backend;
+    RocksDbTimerService timers;
+
+    @BeforeEach
+    void open() throws Exception {
+        backend = RocksDbStateBackend.open(dir.resolve("task"), null, 64);
+        timers = (RocksDbTimerService) backend.timerService("window-op");
+    }
+
+    @AfterEach
+    void close() {
+        backend.close();
+    }
+
+    static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Records fired timers as "time:key". */
+    static final class Recorder implements TimerService.TimerHandler {
+        final List<String> fired = new ArrayList<>();
+
+        @Override
+        public void onTimer(long time, byte[] key, byte[] namespace) {
+            fired.add(time + ":" + new String(key, StandardCharsets.UTF_8)
+                    + (namespace.length == 0 ? "" : "@" + Namespaces.windowStart(namespace)));
+        }
+    }
+
+    List<String> fireEvent(long watermark) throws Exception {
+        Recorder r = new Recorder();
+        timers.fireEventTimeTimers(watermark, r);
+        return r.fired;
+    }
+
+    @Test
+    void firesInTimeOrderIncludingNegativeTimes() throws Exception {
+        long[] times = {5, -3, 100, Long.MIN_VALUE, 0, -1000, 7, Long.MAX_VALUE, -1};
+        for (long t : times) {
+            timers.registerEventTimeTimer(t, b("k" + t), NS);
+        }
+        assertEquals(List.of(Long.MIN_VALUE + ":k" + Long.MIN_VALUE, "-1000:k-1000", "-3:k-3", "-1:k-1", "0:k0"),
+                fireEvent(0));
+        assertEquals(List.of("5:k5", "7:k7", "100:k100"), fireEvent(1000));
+        assertEquals(List.of(), fireEvent(1000));
+        assertEquals(List.of(Long.MAX_VALUE + ":k" + Long.MAX_VALUE), fireEvent(Long.MAX_VALUE));
+    }
+
+    @Test
+    void laterRegisteredEarlierTimerFiresFirst() throws Exception {
+        timers.registerEventTimeTimer(10, b("a"), NS);
+        timers.registerEventTimeTimer(5, b("b"), NS);
+        timers.registerEventTimeTimer(7, b("c"), Namespaces.window(0, 7));
+        assertEquals(List.of("5:b", "7:c@0", "10:a"), fireEvent(20));
+    }
+
+    @Test
+    void duplicatesCollapseAndDeletesWork() throws Exception {
+        timers.registerEventTimeTimer(10, b("a"), NS);
+        timers.registerEventTimeTimer(10, b("a"), NS);
+        timers.registerEventTimeTimer(10, b("a"), Namespaces.window(0, 10)); // another namespace: another timer
+        timers.registerEventTimeTimer(10, b("b"), NS);
+        timers.registerEventTimeTimer(11, b("a"), NS);
+        timers.deleteEventTimeTimer(10, b("b"), NS);
+        timers.deleteEventTimeTimer(99, b("nope"), NS);
+        assertEquals(List.of("10:a", "10:a@0", "11:a"), fireEvent(100));
+    }
+
+    @Test
+    void firesOnlyDueTimersAndNothingDueCostsNoSeek() throws Exception {
+        for (int i = 0; i < 100; i++) {
+            timers.registerEventTimeTimer(i * 10L, b("k" + i), NS);
+        }
+        long seeks = timers.seeks();
+        List<String> fired = fireEvent(45);
+        assertEquals(List.of("0:k0", "10:k1", "20:k2", "30:k3", "40:k4"), fired);
+        assertEquals(seeks + 1, timers.seeks(), "one seek finds the due timers and the next one");
+        seeks = timers.seeks();
+        for (long wm = 46; wm < 50; wm++) {
+            assertEquals(List.of(), fireEvent(wm));
+        }
+        assertEquals(seeks, timers.seeks(), "nothing due: no RocksDB access");
+        assertEquals(List.of("50:k5"), fireEvent(50));
+
+        // a deleted minimum leaves a stale lower bound: one seek, then exact again
+        timers.deleteEventTimeTimer(60, b("k6"), NS);
+        assertEquals(List.of(), fireEvent(65));
+        seeks = timers.seeks();
+        assertEquals(List.of(), fireEvent(69));
+        assertEquals(seeks, timers.seeks());
+        assertEquals(70, timers.nextEventTime());
+    }
+
+    @Test
+    void dueTimersRegisteredWhileFiringFireInTheSameCall() throws Exception {
+        timers.registerEventTimeTimer(10, b("a"), NS);
+        timers.registerEventTimeTimer(20, b("b"), NS);
+        timers.registerEventTimeTimer(30, b("c"), NS);
+        List<String> fired = new ArrayList<>();
+        timers.fireEventTimeTimers(25, (time, key, ns) -> {
+            String k = new String(key, StandardCharsets.UTF_8);
+            fired.add(time + ":" + k);
+            if (k.equals("a")) {
+                timers.registerEventTimeTimer(15, b("a2"), NS); // due, between a and b
+                timers.registerEventTimeTimer(5, b("a0"), NS);  // due, earlier than the current one
+                timers.registerEventTimeTimer(26, b("late"), NS); // not due
+                timers.deleteEventTimeTimer(20, b("b"), NS);  // the next one in the batch
+            }
+            if (k.equals("a2")) {
+                timers.registerEventTimeTimer(25, b("edge"), NS); // due exactly at the watermark
+            }
+        });
+        assertEquals(List.of("10:a", "5:a0", "15:a2", "25:edge"), fired);
+        assertEquals(List.of("26:late", "30:c"), fireEvent(30));
+    }
+
+    @Test
+    void manyDueTimersAtOneTimeAcrossBatches() throws Exception {
+        int n = 5000;
+        for (int i = 0; i < n; i++) {
+            timers.registerEventTimeTimer(1000, b(String.format("key-%05d", i)), Namespaces.window(0, 1000));
+            timers.registerEventTimeTimer(2000 + i, b("later"), NS);
+        }
+        int[] count = {0};
+        List<String> keys = new ArrayList<>();
+        timers.fireEventTimeTimers(1000, (t, k, ns) -> {
+            count[0]++;
+            keys.add(new String(k, StandardCharsets.UTF_8));
+            if (count[0] % 1000 == 0) {
+                timers.registerEventTimeTimer(999, b("re-" + count[0]), NS); // forces a new seek mid-batch
+            }
+        });
+        assertEquals(n + 5, count[0]);
+        assertEquals(2000, timers.nextEventTime());
+        long seeks = timers.seeks();
+        assertEquals(List.of(), fireEvent(1999));
+        assertEquals(seeks, timers.seeks());
+        assertEquals(n, fireEvent(Long.MAX_VALUE).size());
+        assertEquals(Long.MAX_VALUE, timers.nextEventTime());
+    }
+
+    @Test
+    void processingTimeTimersAndNextProcessingTime() throws Exception {
+        assertEquals(Long.MAX_VALUE, timers.nextProcessingTime());
+        timers.registerProcessingTimeTimer(1_000, b("a"), NS);
+        timers.registerProcessingTimeTimer(500, b("b"), NS);
+        timers.registerEventTimeTimer(100, b("event"), NS); // another kind: not fired by processing time
+        assertEquals(500, timers.nextProcessingTime());
+        timers.deleteProcessingTimeTimer(500, b("b"), NS);
+        assertEquals(1_000, timers.nextProcessingTime());
+
+        Recorder r = new Recorder();
+        timers.fireProcessingTimeTimers(999, r);
+        assertEquals(List.of(), r.fired);
+        timers.fireProcessingTimeTimers(1_000, r);
+        assertEquals(List.of("1000:a"), r.fired);
+        assertEquals(Long.MAX_VALUE, timers.nextProcessingTime());
+        assertEquals(List.of("100:event"), fireEvent(100));
+    }
+
+    @Test
+    void operatorsHaveSeparateTimers() throws Exception {
+        TimerService other = backend.timerService("other-op");
+        assertSame(other, backend.timerService("other-op"));
+        timers.registerEventTimeTimer(1, b("k"), NS);
+        other.registerEventTimeTimer(2, b("k"), NS);
+        assertEquals(List.of("1:k"), fireEvent(10));
+        Recorder r = new Recorder();
+        other.fireEventTimeTimers(10, r);
+        assertEquals(List.of("2:k"), r.fired);
+    }
+
+    @Test
+    void handlerFailureKeepsRemainingTimers() throws Exception {
+        timers.registerEventTimeTimer(1, b("a"), NS);
+        timers.registerEventTimeTimer(2, b("b"), NS);
+        assertThrows(IllegalStateException.class, () -> timers.fireEventTimeTimers(10, (t, k, ns) -> {
+            throw new IllegalStateException("boom");
+        }));
+        assertEquals(List.of("2:b"), fireEvent(10));
+        assertThrows(IllegalStateException.class, () -> {
+            timers.registerEventTimeTimer(3, b("c"), NS);
+            timers.fireEventTimeTimers(10, (t, k, ns) -> timers.fireEventTimeTimers(10, (t2, k2, ns2) -> { }));
+        });
+    }
+
+    @Test
+    void keysWithSeparatorsAndLongKeys() throws Exception {
+        byte[] longKey = new byte[1000];
+        longKey[999] = '&';
+        timers.registerEventTimeTimer(1, b("a&&b&&1&&2"), Namespaces.window(-10, 1));
+        timers.registerEventTimeTimer(1, longKey, NS);
+        List<byte[]> keys = new ArrayList<>();
+        timers.fireEventTimeTimers(1, (t, k, ns) -> keys.add(k));
+        assertEquals(2, keys.size());
+        assertTrue(keys.stream().anyMatch(k -> k.length == 1000 && k[999] == '&'));
+    }
+}
