@@ -2,16 +2,13 @@ package dev.rsql.cli;
 
 import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.config.Placeholders;
+import dev.rsql.runtime.spi.ExtClassLoader;
 
 import java.io.IOException;
 import java.io.Reader;
-import java.net.MalformedURLException;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -126,22 +123,20 @@ public final class EngineHome {
         }
     }
 
-    /** A class loader over the jars in ext/ (user connectors, formats, functions), parent the engine's. */
+    /**
+     * A class loader over the jars in ext/ (user connectors, formats, functions), parent the engine's. Each jar has
+     * its own loader ({@link ExtClassLoader}), so jars that bundle different versions of one library do not clash; a
+     * class is looked up in the engine first, then in the jars in name order.
+     */
     public ClassLoader extClassLoader(ClassLoader parent) throws IOException {
         if (!Files.isDirectory(extDir())) {
             return parent;
         }
-        List<URL> urls = new ArrayList<>();
+        List<Path> jars;
         try (Stream<Path> files = Files.list(extDir())) {
-            for (Path jar : files.filter(p -> p.toString().endsWith(".jar")).sorted().collect(Collectors.toList())) {
-                try {
-                    urls.add(jar.toUri().toURL());
-                } catch (MalformedURLException e) {
-                    throw new IOException(e);
-                }
-            }
+            jars = files.filter(p -> p.toString().endsWith(".jar")).sorted().collect(Collectors.toList());
         }
-        return urls.isEmpty() ? parent : new URLClassLoader(urls.toArray(new URL[0]), parent);
+        return jars.isEmpty() ? parent : new ExtClassLoader(jars, parent);
     }
 
     /** Where a job's process id is kept while it runs in the background. */

@@ -21,6 +21,9 @@ final class ExplainCommand implements Callable<Integer> {
     @Option(names = "--code", description = "Also print the generated Java code of the calc nodes.")
     private boolean code;
 
+    @Option(names = "--plan", description = "Also print the optimised relational plan of each INSERT.")
+    private boolean plan;
+
     @Parameters(index = "0", description = "Script file or job name.")
     private String script;
 
@@ -33,6 +36,9 @@ final class ExplainCommand implements Callable<Integer> {
         try {
             PlannedJob job = new ScriptPlanner(context).plan(arg.jobName, arg.text);
             System.out.print(job.graph().explain());
+            if (plan) {
+                job.relationalPlans().forEach(p -> System.out.println("\n" + p));
+            }
             if (code && job.generatedSource() != null) {
                 System.out.println();
                 System.out.println(job.generatedSource());

@@ -3,9 +3,11 @@ package dev.rsql.planner;
 import dev.rsql.planner.catalog.ScriptCatalog;
 import dev.rsql.runtime.graph.JobGraph;
 
+import java.util.List;
+
 /**
- * The result of planning a script: the graph to run, the catalog it was built from, and the Java source generated
- * for its calc nodes (null when it has none).
+ * The result of planning a script: the graph to run, the catalog it was built from, the Java source generated for its
+ * calc nodes (null when it has none), and the optimised relational plan of each INSERT (for EXPLAIN).
  */
-public record PlannedJob(JobGraph graph, ScriptCatalog catalog, String generatedSource) {
+public record PlannedJob(JobGraph graph, ScriptCatalog catalog, String generatedSource, List<String> relationalPlans) {
 }

@@ -4,12 +4,14 @@ import dev.rsql.planner.calcite.ConnectorTable;
 import dev.rsql.planner.calcite.PlannerSession;
 import dev.rsql.planner.calcite.QueryTable;
 import dev.rsql.planner.calcite.SqlDeepCopier;
+import dev.rsql.planner.catalog.CatalogFunction;
 import dev.rsql.planner.catalog.CatalogTable;
 import dev.rsql.planner.catalog.CatalogView;
 import dev.rsql.planner.catalog.DdlConverter;
 import dev.rsql.planner.catalog.ScriptCatalog;
 import dev.rsql.planner.catalog.TableColumn;
 import dev.rsql.planner.codegen.CalcCompiler;
+import dev.rsql.planner.functions.udf.UserFunctions;
 import dev.rsql.planner.translate.GraphTranslator;
 import dev.rsql.planner.translate.PlanOptimizer;
 import dev.rsql.runtime.config.ConfigException;
@@ -28,11 +30,14 @@ import dev.rsql.sql.parser.ddl.SqlReset;
 import dev.rsql.sql.parser.ddl.SqlSet;
 import dev.rsql.sql.parser.dml.SqlRichInsert;
 import dev.rsql.sql.parser.dml.SqlStatementSet;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.runtime.CalciteException;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
@@ -107,13 +112,19 @@ public final class ScriptPlanner {
             if (inserts.isEmpty()) {
                 throw new PlanningException("the script has no INSERT INTO statement: nothing to run");
             }
-            CalcCompiler compiler = new CalcCompiler(session.typeFactory(), session.conformance(), context.classLoader());
+            CalcCompiler compiler = new CalcCompiler(session.typeFactory(), session.conformance(), context.classLoader())
+                    .timeZone(jobTimeZone());
             GraphBuilder builder = new GraphBuilder(jobName).parameters(new Options(parameters));
             GraphTranslator translator = new GraphTranslator(builder, compiler, this::sourceSettings);
+            List<String> relPlans = new ArrayList<>();
             for (SqlRichInsert insert : inserts) {
                 try {
-                    RelNode rel = session.toRel(retarget(insert)).rel;
-                    translator.translateInsert(PlanOptimizer.optimize(rel), insert.getParserPosition());
+                    RelNode rel = PlanOptimizer.optimize(session.toRel(retarget(insert)).rel);
+                    relPlans.add(RelOptUtil.toString(rel));
+                    if (Boolean.getBoolean("rsql.debug.plans")) {
+                        System.out.println(RelOptUtil.toString(rel));
+                    }
+                    translator.translateInsert(rel, insert.getParserPosition());
                 } catch (CalciteContextException e) {
                     throw fromCalcite(e);
                 } catch (CalciteException e) {
@@ -123,7 +134,33 @@ public final class ScriptPlanner {
             JobGraph graph = builder.build();
             checkConnectors(graph);
             compiler.compile();
-            return new PlannedJob(graph, catalog, compiler.source());
+            return new PlannedJob(graph, catalog, compiler.source(), relPlans);
+        }
+
+        /**
+         * The time zone of the zone-dependent functions (FROM_UNIXTIME, UNIX_TIMESTAMP, TO_TIMESTAMP(ms), ...):
+         * {@code table.local-time-zone} (Flink) or {@code blink.job.timeZone} (Blink), from SET or conf/; UTC.
+         */
+        private String jobTimeZone() {
+            String zone = null;
+            for (String key : List.of("table.local-time-zone", "blink.job.timeZone")) {
+                zone = parameters.get(key) != null ? parameters.get(key) : context.config().get(key);
+                if (zone != null) {
+                    break;
+                }
+            }
+            if (zone == null || zone.isBlank()) {
+                return "UTC";
+            }
+            try {
+                java.time.ZoneId id = java.time.ZoneId.of(zone.trim(), java.time.ZoneId.SHORT_IDS);
+                // java.util.TimeZone (the generated code's) knows offsets only as GMT+hh:mm
+                return id instanceof java.time.ZoneOffset ? "GMT" + (id.getId().equals("Z") ? "" : id.getId())
+                        : id.getId();
+            } catch (java.time.DateTimeException e) {
+                throw new PlanningException("unknown time zone '" + zone + "' (table.local-time-zone / "
+                        + "blink.job.timeZone): use an id such as 'Asia/Shanghai' or 'UTC'");
+            }
         }
 
         /** Every table the job reads or writes names a connector that is installed (engine or ext/). */
@@ -174,7 +211,14 @@ public final class ScriptPlanner {
                 }
             } else if (stmt instanceof SqlCreateFunction) {
                 SqlCreateFunction f = (SqlCreateFunction) stmt;
-                catalog.addFunction(ddl.function(f), f.isIfNotExists(), f.isReplace());
+                CatalogFunction function = ddl.function(f);
+                if (f.getLanguage() != null && !f.getLanguage().equalsIgnoreCase("JAVA")) {
+                    throw new PlanningException(f.getParserPosition(), "function " + function.name() + ": only "
+                            + "LANGUAGE JAVA is supported, not " + f.getLanguage());
+                }
+                if (catalog.addFunction(function, f.isIfNotExists(), f.isReplace())) {
+                    registerFunction(function);
+                }
             } else if (stmt instanceof SqlStatementSet) {
                 inserts.addAll(((SqlStatementSet) stmt).getInserts());
             } else if (stmt instanceof SqlRichInsert) {
@@ -182,6 +226,20 @@ public final class ScriptPlanner {
             } else {
                 throw new PlanningException(stmt.getParserPosition(), "a " + stmt.getKind().name().toLowerCase(Locale.ROOT)
                         + " statement cannot run on its own: put a query in INSERT INTO ... or CREATE VIEW");
+            }
+        }
+
+        /** Loads a CREATE FUNCTION class (ext/ jars and the class path) and makes it callable in the script. */
+        private void registerFunction(CatalogFunction function) {
+            UserFunctions loader = new UserFunctions(session.typeFactory(), text -> {
+                SqlNode cast = RsqlParser.parseExpression("CAST(NULL AS " + text + ")");
+                return session.deriveType((SqlDataTypeSpec) ((SqlCall) cast).operand(1));
+            });
+            try {
+                session.registerFunction(function.name(),
+                        loader.load(function.name(), function.className(), context.classLoader()));
+            } catch (IllegalArgumentException e) {
+                throw new PlanningException(function.position(), e.getMessage(), e);
             }
         }
 

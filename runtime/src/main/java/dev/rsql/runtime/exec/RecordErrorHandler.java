@@ -3,6 +3,7 @@ package dev.rsql.runtime.exec;
 import dev.rsql.runtime.connector.SinkWriter;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.graph.ErrorPolicy;
+import dev.rsql.runtime.graph.FunctionException;
 import dev.rsql.runtime.types.DataType;
 import dev.rsql.runtime.types.RowType;
 import org.slf4j.Logger;
@@ -51,6 +52,27 @@ final class RecordErrorHandler {
         if (deadLetter != null) {
             deadLetter.write(Row.insert(deadLetterRow(position, payload, cause)));
         }
+    }
+
+    /**
+     * A function failed while the record was processed ({@link FunctionException} in the cause chain). With policy
+     * SKIP the record is skipped like an undecodable one (counted, logged, dead-lettered with the row as payload)
+     * and true is returned; otherwise false, and the caller fails the task. Rows the record already produced on
+     * other branches of the graph stay emitted.
+     */
+    boolean functionError(String position, Row row, Exception cause) throws Exception {
+        FunctionException f = FunctionException.find(cause);
+        if (policy == ErrorPolicy.FAIL || f == null) {
+            return false;
+        }
+        skipped.incrementAndGet();
+        LOG.warn("job={} task={} skipped a record of table {} at {}: {}", jobName, taskId, tableName, position,
+                f.getMessage());
+        if (deadLetter != null) {
+            byte[] payload = java.util.Arrays.deepToString(row.fields()).getBytes(StandardCharsets.UTF_8);
+            deadLetter.write(Row.insert(deadLetterRow(position, payload, f)));
+        }
+        return true;
     }
 
     private Object[] deadLetterRow(String position, byte[] payload, Exception cause) {

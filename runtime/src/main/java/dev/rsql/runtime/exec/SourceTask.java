@@ -101,6 +101,10 @@ final class SourceTask extends Task implements ReaderOutput {
         try {
             head.emit(row);
         } catch (Exception e) {
+            // A function that failed on the record (FunctionException): the table's error policy decides.
+            if (errorHandler.functionError(reader.describePosition(position), row, e)) {
+                return;
+            }
             throw RecordException.processing(services.jobName(), id, reader.describePosition(position), e);
         }
     }

@@ -1,6 +1,8 @@
 package dev.rsql.planner.calcite;
 
+import dev.rsql.planner.functions.FunctionRewriter;
 import dev.rsql.planner.functions.RsqlOperatorTable;
+import dev.rsql.planner.functions.ScriptFunctions;
 import dev.rsql.sql.parser.RsqlParser;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
 import org.apache.calcite.config.CalciteConnectionProperty;
@@ -19,9 +21,8 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
-import org.apache.calcite.sql.fun.SqlStdOperatorTable;
-import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlConformance;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
@@ -41,6 +42,8 @@ public final class PlannerSession {
     private final CalciteSchema rootSchema = CalciteSchema.createRootSchema(false, false);
     private final CalciteCatalogReader catalogReader;
     private final SqlOperatorTable operatorTable;
+    private final ScriptFunctions functions = new ScriptFunctions();
+    private final FunctionRewriter functionRewriter = new FunctionRewriter(functions);
     private final SqlConformance conformance = RsqlParser.config().conformance();
     private final RelOptCluster cluster;
 
@@ -49,7 +52,7 @@ public final class PlannerSession {
         props.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
         this.catalogReader = new CalciteCatalogReader(rootSchema, List.of(), typeFactory,
                 new CalciteConnectionConfigImpl(props));
-        this.operatorTable = SqlOperatorTables.chain(SqlStdOperatorTable.instance(), RsqlOperatorTable.create());
+        this.operatorTable = RsqlOperatorTable.forScript(functions);
         this.cluster = RelOptCluster.create(new HepPlanner(HepProgram.builder().build()), new RexBuilder(typeFactory));
     }
 
@@ -63,6 +66,11 @@ public final class PlannerSession {
 
     public void register(String name, Table table) {
         rootSchema.add(name, table);
+    }
+
+    /** Makes a function created by the script (CREATE FUNCTION) callable; it hides a built-in of the same name. */
+    public void registerFunction(String name, SqlOperator function) {
+        functions.register(name, function);
     }
 
     public SqlValidator newValidator() {
@@ -82,7 +90,7 @@ public final class PlannerSession {
     /** Validates a copy of the query and returns its row type. */
     public RelDataType queryRowType(SqlNode query) {
         SqlValidator validator = newValidator();
-        SqlNode validated = validator.validate(SqlDeepCopier.copy(query));
+        SqlNode validated = validator.validate(functionRewriter.rewrite(SqlDeepCopier.copy(query)));
         return validator.getValidatedNodeType(validated);
     }
 
@@ -98,7 +106,7 @@ public final class PlannerSession {
 
     private RelRoot convert(SqlNode node, RelOptCluster targetCluster) {
         SqlValidator validator = newValidator();
-        SqlNode validated = validator.validate(node);
+        SqlNode validated = validator.validate(functionRewriter.rewrite(node));
         SqlToRelConverter.Config config = SqlToRelConverter.config()
                 .withTrimUnusedFields(false)
                 .withExpand(false)

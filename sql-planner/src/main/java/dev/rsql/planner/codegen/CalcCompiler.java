@@ -1,6 +1,7 @@
 package dev.rsql.planner.codegen;
 
 import dev.rsql.planner.PlanningException;
+import dev.rsql.planner.functions.FunctionMembers;
 import dev.rsql.runtime.graph.CalcFunction;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.JavaRowFormat;
@@ -29,6 +30,7 @@ import java.lang.reflect.Modifier;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TimeZone;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -50,12 +52,33 @@ public final class CalcCompiler {
     private final List<ClassDeclaration> classes = new ArrayList<>();
     private final List<CompiledCalc> pending = new ArrayList<>();
     private String source;
+    private String timeZone = "UTC";
 
     public CalcCompiler(JavaTypeFactory typeFactory, SqlConformance conformance, ClassLoader classLoader) {
         this.typeFactory = typeFactory;
         this.rexBuilder = new RexBuilder(typeFactory);
         this.conformance = conformance;
         this.classLoader = classLoader;
+    }
+
+    /** The job's time zone (an id such as {@code Asia/Shanghai}) for the zone-dependent functions; default UTC. */
+    public CalcCompiler timeZone(String zoneId) {
+        this.timeZone = zoneId;
+        return this;
+    }
+
+    /**
+     * Adds a class generated elsewhere (e.g. a table function invoker) to the job's compilation unit; the generator
+     * receives the class's simple name. The returned factory creates instances (public no-argument constructor) once
+     * {@link #compile()} has run.
+     */
+    @SuppressWarnings("unchecked")
+    public <T> Supplier<T> addClass(String prefix, java.util.function.Function<String, ClassDeclaration> generator) {
+        String name = prefix + classes.size();
+        classes.add(generator.apply(name));
+        CompiledCalc calc = new CompiledCalc(PACKAGE + "." + unitName + "$" + name);
+        pending.add(calc);
+        return () -> (T) calc.instance();
     }
 
     /** Adds a program; the returned factory works once {@link #compile()} has run. */
@@ -89,8 +112,11 @@ public final class CalcCompiler {
 
         List<MemberDeclaration> members = new ArrayList<>();
         members.add(Expressions.fieldDecl(Modifier.PRIVATE | Modifier.FINAL, DataContext.ROOT,
-                Expressions.new_(StreamDataContext.class)));
+                Expressions.new_(StreamDataContext.class, Expressions.call(TimeZone.class, "getTimeZone",
+                        Expressions.constant(timeZone)))));
         members.add(Expressions.methodDecl(Modifier.PUBLIC, Object[].class, "apply", List.of(in), body.toBlock()));
+        // User functions called by the program: instance fields, opened and closed with the calc.
+        members.addAll(FunctionMembers.forProgram(program));
         return Expressions.classDecl(Modifier.PUBLIC | Modifier.STATIC | Modifier.FINAL, name, null,
                 List.of(CalcFunction.class), members);
     }
@@ -152,11 +178,19 @@ public final class CalcCompiler {
 
         @Override
         public CalcFunction get() {
+            return (CalcFunction) instance();
+        }
+
+        Object instance() {
             if (constructor == null) {
                 throw new IllegalStateException(className + " was not compiled");
             }
             try {
-                return (CalcFunction) constructor.newInstance();
+                return constructor.newInstance();
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                Throwable c = e.getCause();
+                throw c instanceof RuntimeException ? (RuntimeException) c
+                        : new IllegalStateException("cannot instantiate " + className + ": " + c, c);
             } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException("cannot instantiate " + className, e);
             }

@@ -4,6 +4,8 @@ import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
@@ -38,7 +40,20 @@ public final class RsqlOperatorTable {
     private RsqlOperatorTable() {
     }
 
+    /** The engine's functions: PROCTIME and the Blink built-ins ({@link BuiltinFunctions}). */
     public static ListSqlOperatorTable create() {
-        return new ListSqlOperatorTable(List.of(PROCTIME));
+        List<SqlOperator> ops = new java.util.ArrayList<>();
+        ops.add(PROCTIME);
+        ops.addAll(BuiltinFunctions.operators());
+        return new ListSqlOperatorTable(ops);
+    }
+
+    /**
+     * What the validator looks functions up in: the script's functions (CREATE FUNCTION), then the engine's, then
+     * Calcite's standard operators; a name in a higher layer hides the same name below (see
+     * {@link LayeredOperatorTable}).
+     */
+    public static SqlOperatorTable forScript(ScriptFunctions scriptFunctions) {
+        return new LayeredOperatorTable(scriptFunctions, create(), SqlStdOperatorTable.instance());
     }
 }

@@ -4,6 +4,7 @@ import dev.rsql.planner.PlanningException;
 import dev.rsql.planner.calcite.ConnectorTable;
 import dev.rsql.planner.calcite.TypeConverter;
 import dev.rsql.planner.codegen.CalcCompiler;
+import dev.rsql.planner.functions.LateralTables;
 import dev.rsql.runtime.graph.ErrorPolicy;
 import dev.rsql.runtime.graph.GraphBuilder;
 import dev.rsql.runtime.table.TableDescriptor;
@@ -88,8 +89,18 @@ public final class GraphTranslator {
         if (rel instanceof Aggregate) {
             throw unsupported(position, "GROUP BY, DISTINCT and aggregate functions");
         }
-        if (rel instanceof Join || rel instanceof Correlate) {
-            throw unsupported(position, "joins and LATERAL TABLE");
+        if (rel instanceof Correlate) {
+            Correlate correlate = (Correlate) rel;
+            return LateralTables.translate(correlate, translate(correlate.getLeft(), position), compiler,
+                    correlate.getCluster().getTypeFactory(), position);
+        }
+        if (rel instanceof Join && LateralTables.isTableFunctionJoin((Join) rel)) {
+            Join join = (Join) rel;
+            return LateralTables.translate(join, translate(join.getLeft(), position), compiler,
+                    join.getCluster().getTypeFactory(), position);
+        }
+        if (rel instanceof Join) {
+            throw unsupported(position, "joins");
         }
         if (rel instanceof Window) {
             throw unsupported(position, "OVER windows");

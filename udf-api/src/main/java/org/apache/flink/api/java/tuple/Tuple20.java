@@ -1,0 +1,249 @@
+package org.apache.flink.api.java.tuple;
+
+/** A tuple of 20 fields (Flink API). */
+public class Tuple20<T0, T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19> extends Tuple {
+
+    private static final long serialVersionUID = 1L;
+
+    /** Field 0. */
+    public T0 f0;
+
+    /** Field 1. */
+    public T1 f1;
+
+    /** Field 2. */
+    public T2 f2;
+
+    /** Field 3. */
+    public T3 f3;
+
+    /** Field 4. */
+    public T4 f4;
+
+    /** Field 5. */
+    public T5 f5;
+
+    /** Field 6. */
+    public T6 f6;
+
+    /** Field 7. */
+    public T7 f7;
+
+    /** Field 8. */
+    public T8 f8;
+
+    /** Field 9. */
+    public T9 f9;
+
+    /** Field 10. */
+    public T10 f10;
+
+    /** Field 11. */
+    public T11 f11;
+
+    /** Field 12. */
+    public T12 f12;
+
+    /** Field 13. */
+    public T13 f13;
+
+    /** Field 14. */
+    public T14 f14;
+
+    /** Field 15. */
+    public T15 f15;
+
+    /** Field 16. */
+    public T16 f16;
+
+    /** Field 17. */
+    public T17 f17;
+
+    /** Field 18. */
+    public T18 f18;
+
+    /** Field 19. */
+    public T19 f19;
+
+    public Tuple20() {
+    }
+
+    public Tuple20(T0 f0, T1 f1, T2 f2, T3 f3, T4 f4, T5 f5, T6 f6, T7 f7, T8 f8, T9 f9, T10 f10, T11 f11, T12 f12, T13 f13, T14 f14, T15 f15, T16 f16, T17 f17, T18 f18, T19 f19) {
+        this.f0 = f0;
+        this.f1 = f1;
+        this.f2 = f2;
+        this.f3 = f3;
+        this.f4 = f4;
+        this.f5 = f5;
+        this.f6 = f6;
+        this.f7 = f7;
+        this.f8 = f8;
+        this.f9 = f9;
+        this.f10 = f10;
+        this.f11 = f11;
+        this.f12 = f12;
+        this.f13 = f13;
+        this.f14 = f14;
+        this.f15 = f15;
+        this.f16 = f16;
+        this.f17 = f17;
+        this.f18 = f18;
+        this.f19 = f19;
+    }
+
+    public static <T0, T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19> Tuple20<T0, T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19> of(T0 f0, T1 f1, T2 f2, T3 f3, T4 f4, T5 f5, T6 f6, T7 f7, T8 f8, T9 f9, T10 f10, T11 f11, T12 f12, T13 f13, T14 f14, T15 f15, T16 f16, T17 f17, T18 f18, T19 f19) {
+        return new Tuple20<>(f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, f16, f17, f18, f19);
+    }
+
+    public void setFields(T0 f0, T1 f1, T2 f2, T3 f3, T4 f4, T5 f5, T6 f6, T7 f7, T8 f8, T9 f9, T10 f10, T11 f11, T12 f12, T13 f13, T14 f14, T15 f15, T16 f16, T17 f17, T18 f18, T19 f19) {
+        this.f0 = f0;
+        this.f1 = f1;
+        this.f2 = f2;
+        this.f3 = f3;
+        this.f4 = f4;
+        this.f5 = f5;
+        this.f6 = f6;
+        this.f7 = f7;
+        this.f8 = f8;
+        this.f9 = f9;
+        this.f10 = f10;
+        this.f11 = f11;
+        this.f12 = f12;
+        this.f13 = f13;
+        this.f14 = f14;
+        this.f15 = f15;
+        this.f16 = f16;
+        this.f17 = f17;
+        this.f18 = f18;
+        this.f19 = f19;
+    }
+
+    @Override
+    public int getArity() {
+        return 20;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T> T getField(int pos) {
+        switch (pos) {
+            case 0:
+                return (T) this.f0;
+            case 1:
+                return (T) this.f1;
+            case 2:
+                return (T) this.f2;
+            case 3:
+                return (T) this.f3;
+            case 4:
+                return (T) this.f4;
+            case 5:
+                return (T) this.f5;
+            case 6:
+                return (T) this.f6;
+            case 7:
+                return (T) this.f7;
+            case 8:
+                return (T) this.f8;
+            case 9:
+                return (T) this.f9;
+            case 10:
+                return (T) this.f10;
+            case 11:
+                return (T) this.f11;
+            case 12:
+                return (T) this.f12;
+            case 13:
+                return (T) this.f13;
+            case 14:
+                return (T) this.f14;
+            case 15:
+                return (T) this.f15;
+            case 16:
+                return (T) this.f16;
+            case 17:
+                return (T) this.f17;
+            case 18:
+                return (T) this.f18;
+            case 19:
+                return (T) this.f19;
+            default:
+                throw new IndexOutOfBoundsException(String.valueOf(pos));
+        }
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T> void setField(T value, int pos) {
+        switch (pos) {
+            case 0:
+                this.f0 = (T0) value;
+                break;
+            case 1:
+                this.f1 = (T1) value;
+                break;
+            case 2:
+                this.f2 = (T2) value;
+                break;
+            case 3:
+                this.f3 = (T3) value;
+                break;
+            case 4:
+                this.f4 = (T4) value;
+                break;
+            case 5:
+                this.f5 = (T5) value;
+                break;
+            case 6:
+                this.f6 = (T6) value;
+                break;
+            case 7:
+                this.f7 = (T7) value;
+                break;
+            case 8:
+                this.f8 = (T8) value;
+                break;
+            case 9:
+                this.f9 = (T9) value;
+                break;
+            case 10:
+                this.f10 = (T10) value;
+                break;
+            case 11:
+                this.f11 = (T11) value;
+                break;
+            case 12:
+                this.f12 = (T12) value;
+                break;
+            case 13:
+                this.f13 = (T13) value;
+                break;
+            case 14:
+                this.f14 = (T14) value;
+                break;
+            case 15:
+                this.f15 = (T15) value;
+                break;
+            case 16:
+                this.f16 = (T16) value;
+                break;
+            case 17:
+                this.f17 = (T17) value;
+                break;
+            case 18:
+                this.f18 = (T18) value;
+                break;
+            case 19:
+                this.f19 = (T19) value;
+                break;
+            default:
+                throw new IndexOutOfBoundsException(String.valueOf(pos));
+        }
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public Tuple20<T0, T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19> copy() {
+        return new Tuple20<>(this.f0, this.f1, this.f2, this.f3, this.f4, this.f5, this.f6, this.f7, this.f8, this.f9, this.f10, this.f11, this.f12, this.f13, this.f14, this.f15, this.f16, this.f17, this.f18, this.f19);
+    }
+}

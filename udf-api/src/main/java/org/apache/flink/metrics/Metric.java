@@ -1,0 +1,5 @@
+package org.apache.flink.metrics;
+
+/** Marker of metric types. */
+public interface Metric {
+}
