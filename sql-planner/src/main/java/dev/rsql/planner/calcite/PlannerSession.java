@@ -1,6 +1,7 @@
 package dev.rsql.planner.calcite;
 
 import dev.rsql.planner.functions.RsqlOperatorTable;
+import dev.rsql.planner.functions.StreamingFunctions;
 import dev.rsql.sql.parser.RsqlParser;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
 import org.apache.calcite.config.CalciteConnectionProperty;
@@ -49,7 +50,9 @@ public final class PlannerSession {
         props.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
         this.catalogReader = new CalciteCatalogReader(rootSchema, List.of(), typeFactory,
                 new CalciteConnectionConfigImpl(props));
-        this.operatorTable = SqlOperatorTables.chain(SqlStdOperatorTable.instance(), RsqlOperatorTable.create());
+        this.operatorTable = SqlOperatorTables.chain(StreamingFunctions.table(),
+                new ExcludingOperatorTable(SqlStdOperatorTable.instance(), StreamingFunctions.replacedStandardNames()),
+                RsqlOperatorTable.create());
         this.cluster = RelOptCluster.create(new HepPlanner(HepProgram.builder().build()), new RexBuilder(typeFactory));
     }
 
@@ -82,7 +85,7 @@ public final class PlannerSession {
     /** Validates a copy of the query and returns its row type. */
     public RelDataType queryRowType(SqlNode query) {
         SqlValidator validator = newValidator();
-        SqlNode validated = validator.validate(SqlDeepCopier.copy(query));
+        SqlNode validated = validator.validate(GroupWindowRewriter.rewrite(SqlDeepCopier.copy(query)));
         return validator.getValidatedNodeType(validated);
     }
 
@@ -98,7 +101,7 @@ public final class PlannerSession {
 
     private RelRoot convert(SqlNode node, RelOptCluster targetCluster) {
         SqlValidator validator = newValidator();
-        SqlNode validated = validator.validate(node);
+        SqlNode validated = validator.validate(GroupWindowRewriter.rewrite(node));
         SqlToRelConverter.Config config = SqlToRelConverter.config()
                 .withTrimUnusedFields(false)
                 .withExpand(false)
