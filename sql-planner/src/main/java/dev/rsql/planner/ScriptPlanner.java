@@ -331,9 +331,10 @@ public final class ScriptPlanner {
         }
 
         /**
-         * The INSERT's EMIT clause: early results every delay before the watermark, late updates after it. Allowed
-         * lateness is 'table.exec.emit.allow-lateness'; with an AFTER WATERMARK strategy and no lateness set, the state
-         * TTL, else one hour. Lateness without an AFTER strategy updates results on every late row.
+         * The INSERT's EMIT clause: early results every delay before the watermark, late updates after it. Late
+         * updates need state kept past the window's end: 'table.exec.emit.allow-lateness' if set, else the state TTL,
+         * else one hour. Without an AFTER WATERMARK strategy a window closes at the watermark (no allowed lateness),
+         * whatever other INSERTs of the script say.
          */
         private EmitSpec emitSpec(SqlRichInsert insert, StreamSettings settings) {
             long early = -1;
@@ -349,18 +350,18 @@ public final class ScriptPlanner {
                     }
                 }
             }
-            Options o = new Options(allSettings());
+            if (late < 0) {
+                return new EmitSpec(early, late, 0);
+            }
             long lateness;
             try {
-                lateness = o.getDuration(Duration.ZERO, "table.exec.emit.allow-lateness").toMillis();
+                lateness = new Options(allSettings()).getDuration(Duration.ZERO, "table.exec.emit.allow-lateness")
+                        .toMillis();
             } catch (ConfigException e) {
                 throw new PlanningException(insert.getParserPosition(), e.getMessage());
             }
-            if (lateness == 0 && late >= 0) {
+            if (lateness == 0) {
                 lateness = settings.stateTtlMillis() > 0 ? settings.stateTtlMillis() : Duration.ofHours(1).toMillis();
-            }
-            if (lateness > 0 && late < 0) {
-                late = 0;
             }
             return new EmitSpec(early, late, lateness);
         }

@@ -85,7 +85,7 @@ public final class PlannerSession {
     /** Validates a copy of the query and returns its row type. */
     public RelDataType queryRowType(SqlNode query) {
         SqlValidator validator = newValidator();
-        SqlNode validated = validator.validate(GroupWindowRewriter.rewrite(SqlDeepCopier.copy(query)));
+        SqlNode validated = validator.validate(WindowSyntaxRewriter.rewrite(SqlDeepCopier.copy(query)));
         return validator.getValidatedNodeType(validated);
     }
 
@@ -101,7 +101,7 @@ public final class PlannerSession {
 
     private RelRoot convert(SqlNode node, RelOptCluster targetCluster) {
         SqlValidator validator = newValidator();
-        SqlNode validated = validator.validate(GroupWindowRewriter.rewrite(node));
+        SqlNode validated = validator.validate(WindowSyntaxRewriter.rewrite(node));
         SqlToRelConverter.Config config = SqlToRelConverter.config()
                 .withTrimUnusedFields(false)
                 .withExpand(false)

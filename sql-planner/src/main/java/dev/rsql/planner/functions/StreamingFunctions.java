@@ -8,7 +8,6 @@ import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
-import org.apache.calcite.sql.SqlWindowTableFunction;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.OperandTypes;
@@ -38,9 +37,18 @@ public final class StreamingFunctions {
                     i -> i == 0 ? "rowtime" : "offset", i -> false),
             ScalarFunctionImpl.create(StreamingFunctions.class, "withOffset"));
 
-    /** {@code CUMULATE(TABLE t, DESCRIPTOR(ts), step, max size [, offset])}. */
-    public static final SqlOperator CUMULATE = new SqlWindowTableFunction("CUMULATE",
-            (SqlOperandMetadata) SqlStdOperatorTable.HOP.getOperandTypeChecker());
+    public static final SqlOperator TUMBLE = new WindowTableFunction("TUMBLE", operands(SqlStdOperatorTable.TUMBLE));
+    public static final SqlOperator HOP = new WindowTableFunction("HOP", operands(SqlStdOperatorTable.HOP));
+
+    /** {@code CUMULATE(TABLE t, DESCRIPTOR(ts), step, max size [, offset])}: HOP's operands. */
+    public static final SqlOperator CUMULATE = new WindowTableFunction("CUMULATE", operands(SqlStdOperatorTable.HOP));
+
+    /**
+     * {@code SESSION(TABLE t, DESCRIPTOR(ts) [, DESCRIPTOR(k)], gap)}; Flink's {@code TABLE t PARTITION BY k} is
+     * rewritten to the key descriptor. Sessions are per GROUP BY key either way.
+     */
+    public static final SqlOperator SESSION = new WindowTableFunction("SESSION",
+            operands(SqlStdOperatorTable.SESSION));
 
     public static final SqlAggFunction FIRST_VALUE = new ValueAggFunction("FIRST_VALUE", SqlKind.FIRST_VALUE);
     public static final SqlAggFunction LAST_VALUE = new ValueAggFunction("LAST_VALUE", SqlKind.LAST_VALUE);
@@ -57,12 +65,16 @@ public final class StreamingFunctions {
     }
 
     public static ListSqlOperatorTable table() {
-        return new ListSqlOperatorTable(List.of(WITH_OFFSET, CUMULATE, FIRST_VALUE, LAST_VALUE, CONCAT_AGG));
+        return new ListSqlOperatorTable(List.of(WITH_OFFSET, TUMBLE, HOP, CUMULATE, SESSION, FIRST_VALUE, LAST_VALUE, CONCAT_AGG));
     }
 
     /** Names of the standard operators these replace. */
     public static List<String> replacedStandardNames() {
-        return List.of("FIRST_VALUE", "LAST_VALUE");
+        return List.of("FIRST_VALUE", "LAST_VALUE", "TUMBLE", "HOP", "SESSION");
+    }
+
+    private static SqlOperandMetadata operands(SqlOperator windowFunction) {
+        return (SqlOperandMetadata) windowFunction.getOperandTypeChecker();
     }
 
     @Deterministic

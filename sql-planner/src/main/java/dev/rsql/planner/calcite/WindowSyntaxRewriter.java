@@ -1,6 +1,7 @@
 package dev.rsql.planner.calcite;
 
 import dev.rsql.planner.PlanningException;
+import dev.rsql.planner.functions.StreamingFunctions;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -18,7 +19,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Rewrites Blink's group windows into window table functions before validation, so both forms plan the same way:
+ * Brings window syntax to one form before validation. Flink's {@code SESSION(TABLE t PARTITION BY k, ...)} becomes
+ * Calcite's {@code SESSION(TABLE t, DESCRIPTOR(ts), DESCRIPTOR(k), gap)}; Blink's group windows become window table
+ * functions, so both forms plan the same way:
  * <pre>
  * SELECT k, TUMBLE_START(ts, INTERVAL '1' MINUTE), COUNT(*) FROM t WHERE c GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE), k
  * SELECT k, window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) AS t WHERE c
@@ -27,17 +30,17 @@ import java.util.Map;
  * {@code *_START}, {@code *_END} and {@code *_ROWTIME}/{@code *_PROCTIME} become {@code window_start},
  * {@code window_end} and {@code window_time}. Works in place on a fresh parse tree.
  */
-public final class GroupWindowRewriter {
+public final class WindowSyntaxRewriter {
 
     private static final Map<String, SqlOperator> WINDOWS = Map.of(
-            "TUMBLE", SqlStdOperatorTable.TUMBLE,
-            "HOP", SqlStdOperatorTable.HOP,
-            "SESSION", SqlStdOperatorTable.SESSION);
+            "TUMBLE", StreamingFunctions.TUMBLE,
+            "HOP", StreamingFunctions.HOP,
+            "SESSION", StreamingFunctions.SESSION);
 
-    private GroupWindowRewriter() {
+    private WindowSyntaxRewriter() {
     }
 
-    /** Rewrites every SELECT in the tree that groups by a window. */
+    /** Rewrites every SELECT in the tree that groups by a window, and every partitioned SESSION. */
     public static SqlNode rewrite(SqlNode node) {
         visit(node);
         return node;
@@ -49,8 +52,12 @@ public final class GroupWindowRewriter {
                 visit(n);
             }
         } else if (node instanceof SqlCall) {
-            for (SqlNode operand : ((SqlCall) node).getOperandList()) {
-                if (operand != null) {
+            SqlCall call = (SqlCall) node;
+            for (int i = 0; i < call.operandCount(); i++) {
+                SqlNode operand = call.operand(i);
+                if (isPartitionedSession(operand)) {
+                    call.setOperand(i, partitionedSession((SqlCall) operand));
+                } else if (operand != null) {
                     visit(operand);
                 }
             }
@@ -60,8 +67,13 @@ public final class GroupWindowRewriter {
         }
     }
 
+    /** The operator's name; the parser names the group window functions $TUMBLE, $HOP and $SESSION. */
     private static String name(SqlNode node) {
-        return node instanceof SqlCall ? ((SqlCall) node).getOperator().getName().toUpperCase(Locale.ROOT) : "";
+        if (!(node instanceof SqlCall)) {
+            return "";
+        }
+        String name = ((SqlCall) node).getOperator().getName().toUpperCase(Locale.ROOT);
+        return name.startsWith("$") ? name.substring(1) : name;
     }
 
     private static void rewriteSelect(SqlSelect select) {
@@ -130,6 +142,22 @@ public final class GroupWindowRewriter {
             keys.add(index + 2, new SqlIdentifier("window_time", pos));
         }
         select.setGroupBy(new SqlNodeList(keys, groupBy.getParserPosition()));
+    }
+
+    private static boolean isPartitionedSession(SqlNode node) {
+        return name(node).equals("SESSION") && ((SqlCall) node).operandCount() == 3
+                && ((SqlCall) node).operand(0).getKind() == SqlKind.SET_SEMANTICS_TABLE;
+    }
+
+    /** SESSION(TABLE t PARTITION BY k, DESCRIPTOR(ts), gap) → SESSION(TABLE t, DESCRIPTOR(ts), DESCRIPTOR(k), gap). */
+    private static SqlNode partitionedSession(SqlCall session) {
+        SqlCall partitioned = session.operand(0);
+        SqlNodeList keys = partitioned.operand(1);
+        SqlNode table = partitioned.operand(0);
+        visit(table);
+        return StreamingFunctions.SESSION.createCall(session.getParserPosition(), table, session.operand(1),
+                SqlStdOperatorTable.DESCRIPTOR.createCall(keys.getParserPosition(), keys.getList()),
+                session.operand(2));
     }
 
     /** Replaces TUMBLE_START(...) etc. by the window columns; notes whether window_time is used. */
