@@ -36,9 +36,7 @@ class AggregateSqlTest {
     @Test
     void windowAggregatesOverRandomInput() throws Exception {
         List<List<Event>> shards = RandomEvents.generate(31, 1, 1500);
-        String id = "aggs-" + System.nanoTime();
-        RandomEvents.register(id, shards);
-        List<Row> rows = run(RandomEvents.table(id).replace(" " + id + " (", " ev (")
+        List<Row> rows = run(RandomEvents.eventTable(shards)
                 + sink("o", "k VARCHAR, ws TIMESTAMP(3), n BIGINT, cd BIGINT, av BIGINT, ad DOUBLE, ca VARCHAR,"
                 + " cb VARCHAR, fv VARCHAR, lv VARCHAR, vp DOUBLE, vs DOUBLE, sp DOUBLE, ss DOUBLE, acd BIGINT,"
                 + " cf BIGINT, sf BIGINT")
@@ -98,12 +96,10 @@ class AggregateSqlTest {
     @Test
     void groupAggregationIsAChangelogOfTheFinalTable() throws Exception {
         List<List<Event>> shards = RandomEvents.generate(32, 3, 400);
-        String id = "group-" + System.nanoTime();
-        RandomEvents.register(id, shards);
         String select = " SELECT k, COUNT(*), COUNT(v), COUNT(DISTINCT v), SUM(v), MIN(v), MAX(v), MAX(s) FROM ev"
                 + " GROUP BY k HAVING COUNT(*) > 10;\n";
         String columns = "k VARCHAR, n BIGINT, cv BIGINT, cd BIGINT, sv BIGINT, mn BIGINT, mx BIGINT, ms VARCHAR";
-        Map<String, List<Row>> out = run(RandomEvents.table(id).replace(" " + id + " (", " ev (")
+        Map<String, List<Row>> out = run(RandomEvents.eventTable(shards)
                 + sink("retract", columns) + sink("keyed", columns + ", PRIMARY KEY (k) NOT ENFORCED")
                 + "INSERT INTO retract" + select + "INSERT INTO keyed" + select, "retract", "keyed");
 
@@ -189,9 +185,7 @@ class AggregateSqlTest {
     @Test
     void distinctIsGlobal() throws Exception {
         List<List<Event>> shards = RandomEvents.generate(34, 3, 400);
-        String id = "distinct-" + System.nanoTime();
-        RandomEvents.register(id, shards);
-        List<Row> rows = run(RandomEvents.table(id).replace(" " + id + " (", " ev (")
+        List<Row> rows = run(RandomEvents.eventTable(shards)
                 + sink("o", "k VARCHAR, s VARCHAR")
                 + "INSERT INTO o SELECT DISTINCT k, s FROM ev", "o").get("o");
         Function<Event, String> row = e -> text(e.k(), e.s());

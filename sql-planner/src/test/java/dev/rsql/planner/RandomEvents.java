@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
+import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -57,17 +58,18 @@ final class RandomEvents {
         return out;
     }
 
-    /** Registers the events with the {@code values} test connector, one shard per list. */
+    /**
+     * Registers the events with the {@code values} test connector, one shard per list, and returns the DDL of table
+     * {@code ev} over them, with a watermark {@link #DELAY} behind.
+     */
     @SuppressWarnings("unchecked")
-    static void register(String id, List<List<Event>> shards) {
+    static String eventTable(List<List<Event>> shards) {
+        String id = "events-" + UUID.randomUUID();
         List<String>[] payloads = shards.stream()
                 .map(events -> events.stream().map(Event::json).collect(Collectors.toList()))
                 .toArray(List[]::new);
         ValuesSourceFactory.register(id, payloads);
-    }
-
-    static String table(String id) {
-        return "CREATE TABLE " + id + " (k VARCHAR, v BIGINT, d DOUBLE, s VARCHAR, ts TIMESTAMP(3),"
+        return "CREATE TABLE ev (k VARCHAR, v BIGINT, d DOUBLE, s VARCHAR, ts TIMESTAMP(3),"
                 + " WATERMARK FOR ts AS withOffset(ts, " + DELAY + ")) WITH (type = 'values', id = '" + id + "');\n";
     }
 

@@ -3,7 +3,6 @@ package dev.rsql.planner;
 import dev.rsql.planner.RandomEvents.Event;
 import dev.rsql.planner.RandomEvents.Window;
 import dev.rsql.runtime.data.Row;
-import dev.rsql.runtime.testing.ValuesSourceFactory;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -79,11 +78,9 @@ class WindowSqlTest {
 
     @Test
     void sessionsArePerKeyAndMergeWhenARowBridgesThem() throws Exception {
-        String id = "sessions-" + System.nanoTime();
-        ValuesSourceFactory.register(id, List.of(
-                json("a", BASE), json("b", BASE + 1000), json("a", BASE + 2500), json("b", BASE + 3100),
-                json("a", BASE + 1200)));
-        Map<String, List<Row>> out = run(RandomEvents.table(id).replace(" " + id + " (", " ev (")
+        List<Event> events = List.of(event("a", 0), event("b", 1000), event("a", 2500), event("b", 3100),
+                event("a", 1200));
+        Map<String, List<Row>> out = run(RandomEvents.eventTable(List.of(events))
                 + sink("o", "k VARCHAR, ws TIMESTAMP(3), we TIMESTAMP(3), c BIGINT")
                 + "INSERT INTO o SELECT k, SESSION_START(ts, INTERVAL '2' SECOND), SESSION_END(ts, INTERVAL '2' SECOND),"
                 + " COUNT(*) FROM ev GROUP BY k, SESSION(ts, INTERVAL '2' SECOND)", "o");
@@ -111,11 +108,9 @@ class WindowSqlTest {
     @Test
     void processingTimeWindowsFireWhenABoundedInputEnds() throws Exception {
         List<List<Event>> shards = RandomEvents.generate(20, 2, 300);
-        String id = "proc-" + System.nanoTime();
-        RandomEvents.register(id, shards);
         long before = System.currentTimeMillis();
-        Map<String, List<Row>> out = run("CREATE TABLE ev (k VARCHAR, v BIGINT, p AS PROCTIME())"
-                + " WITH (type = 'values', id = '" + id + "');\n"
+        Map<String, List<Row>> out = run(RandomEvents.eventTable(shards).replace("ts TIMESTAMP(3),",
+                "ts TIMESTAMP(3), p AS PROCTIME(),")
                 + sink("o", "k VARCHAR, ws TIMESTAMP(3), c BIGINT")
                 + "INSERT INTO o SELECT k, TUMBLE_START(p, INTERVAL '1' HOUR), COUNT(*) FROM ev"
                 + " GROUP BY k, TUMBLE(p, INTERVAL '1' HOUR)", "o");
@@ -130,8 +125,8 @@ class WindowSqlTest {
                 Collectors.counting())), counts);
     }
 
-    private static String json(String k, long ts) {
-        return "{\"k\":\"" + k + "\",\"v\":1,\"ts\":" + ts + "}";
+    private static Event event(String k, long offset) {
+        return new Event(0, 0, k, 1L, 0, "s", BASE + offset);
     }
 
     /** Runs the query over random events and compares with windows assigned directly. */
@@ -165,9 +160,7 @@ class WindowSqlTest {
 
     /** The rows of windows that are final: a merged session's earlier result is retracted, so it nets out. */
     private static List<String> runQuery(long seed, List<List<Event>> shards, String query) throws Exception {
-        String id = "win-" + seed + "-" + System.nanoTime();
-        RandomEvents.register(id, shards);
-        List<Row> rows = run(RandomEvents.table(id).replace(" " + id + " (", " ev (") + OUT + "INSERT INTO o " + query,
+        List<Row> rows = run(RandomEvents.eventTable(shards) + OUT + "INSERT INTO o " + query,
                 "o").get("o");
         return Changelog.materialize(rows);
     }
@@ -189,9 +182,7 @@ class WindowSqlTest {
     /** A 20 s window over 5 s windows' rowtimes: the sum of their counts is the count of 20 s windows. */
     private static void checkCascaded(long seed, String script) throws Exception {
         List<List<Event>> shards = RandomEvents.generate(seed, 3, 500);
-        String id = "cascade-" + seed + "-" + System.nanoTime();
-        RandomEvents.register(id, shards);
-        List<Row> rows = run(RandomEvents.table(id).replace(" " + id + " (", " ev (")
+        List<Row> rows = run(RandomEvents.eventTable(shards)
                 + sink("o", "k VARCHAR, ws TIMESTAMP(3), c BIGINT, windows BIGINT") + script, "o").get("o");
         Map<String, Long> counts = new TreeMap<>();
         Map<String, java.util.Set<Long>> inner = new TreeMap<>();
