@@ -41,10 +41,12 @@ class RocketMqSqlJobTest {
     static final AtomicInteger SEQ = new AtomicInteger();
     static LocalRocketMq broker;
     static DefaultMQProducer producer;
+    static Path stateDir;
 
     @BeforeAll
     static void startBroker(@TempDir Path dir) throws Exception {
         broker = LocalRocketMq.start(dir.resolve("broker"));
+        stateDir = dir.resolve("state");
         producer = new DefaultMQProducer("rsql_test_producer");
         producer.setNamesrvAddr(broker.nameServerAddress());
         producer.setInstanceName("rsql-sql-test-" + UUID.randomUUID());
@@ -69,7 +71,7 @@ class RocketMqSqlJobTest {
 
     static JobInstance start(String name, String script) throws Exception {
         Options config = new Options(Map.of("rocketmq.namesrv", broker.nameServerAddress(), "checkpoint.interval", "200ms",
-                "worker.threads", "2", "instance.id", "it-" + UUID.randomUUID()));
+                "worker.threads", "2", "instance.id", "it-" + UUID.randomUUID(), "state.dir", stateDir.toString()));
         JobInstance job = new JobInstance(new ScriptPlanner(new PlannerContext(config,
                 RocketMqSqlJobTest.class.getClassLoader(), n -> null)).plan(name, script).graph(),
                 new EngineContext(config, RocketMqSqlJobTest.class.getClassLoader()));

@@ -10,13 +10,16 @@ import dev.rsql.planner.catalog.CatalogView;
 import dev.rsql.planner.catalog.DdlConverter;
 import dev.rsql.planner.catalog.ScriptCatalog;
 import dev.rsql.planner.catalog.TableColumn;
+import dev.rsql.planner.catalog.WatermarkSpec;
 import dev.rsql.planner.codegen.CalcCompiler;
 import dev.rsql.planner.functions.udf.UserFunctions;
 import dev.rsql.planner.translate.GraphTranslator;
 import dev.rsql.planner.translate.PlanOptimizer;
+import dev.rsql.planner.translate.StreamSettings;
 import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.connector.ConnectorRegistry;
+import dev.rsql.runtime.graph.EmitSpec;
 import dev.rsql.runtime.graph.ErrorPolicy;
 import dev.rsql.runtime.graph.GraphBuilder;
 import dev.rsql.runtime.graph.JobGraph;
@@ -28,6 +31,8 @@ import dev.rsql.sql.parser.ddl.SqlCreateTable;
 import dev.rsql.sql.parser.ddl.SqlCreateView;
 import dev.rsql.sql.parser.ddl.SqlReset;
 import dev.rsql.sql.parser.ddl.SqlSet;
+import dev.rsql.sql.parser.dml.SqlEmit;
+import dev.rsql.sql.parser.dml.SqlEmitStrategy;
 import dev.rsql.sql.parser.dml.SqlRichInsert;
 import dev.rsql.sql.parser.dml.SqlStatementSet;
 import org.apache.calcite.plan.RelOptUtil;
@@ -44,8 +49,10 @@ import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.validate.SqlValidatorException;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -116,6 +123,7 @@ public final class ScriptPlanner {
                     .timeZone(jobTimeZone());
             GraphBuilder builder = new GraphBuilder(jobName).parameters(new Options(parameters));
             GraphTranslator translator = new GraphTranslator(builder, compiler, this::sourceSettings);
+            StreamSettings settings = streamSettings();
             List<String> relPlans = new ArrayList<>();
             for (SqlRichInsert insert : inserts) {
                 try {
@@ -124,7 +132,8 @@ public final class ScriptPlanner {
                     if (Boolean.getBoolean("rsql.debug.plans")) {
                         System.out.println(RelOptUtil.toString(rel));
                     }
-                    translator.translateInsert(rel, insert.getParserPosition());
+                    translator.translateInsert(rel, insert.getParserPosition(),
+                            settings.withEmit(emitSpec(insert, settings)));
                 } catch (CalciteContextException e) {
                     throw fromCalcite(e);
                 } catch (CalciteException e) {
@@ -244,22 +253,45 @@ public final class ScriptPlanner {
         }
 
         /**
-         * A table without computed columns is its connector table. Otherwise the connector table is registered under a
-         * hidden name and the table is a query over it that adds the computed columns.
+         * A table without computed columns or watermark is its connector table. Otherwise the connector table is
+         * registered under a hidden name and the table is a query over it that adds the computed columns and, after
+         * a watermark assigner, drops the watermark strategy's column.
          */
         private void registerTable(CatalogTable table) {
             RelDataTypeFactory f = session.typeFactory();
             ConnectorTable stored = new ConnectorTable(table, table.storedRowType(f));
-            if (!table.hasComputedColumns()) {
+            if (!table.hasComputedColumns() && table.watermark() == null) {
                 session.register(table.name(), stored);
                 return;
             }
             session.register(STORED_PREFIX + table.name(), stored);
-            RelDataType rowType = session.queryRowType(computedColumnsQuery(table));
-            session.register(table.name(), new QueryTable(rowType, () -> computedColumnsQuery(table), session));
+            RelDataType queryType = session.queryRowType(tableQuery(table));
+            int rowtime = -1;
+            RelDataType rowType = queryType;
+            if (table.watermark() != null) {
+                WatermarkSpec wm = table.watermark();
+                RelDataType strategy = queryType.getFieldList().get(queryType.getFieldCount() - 1).getType();
+                if (strategy.getSqlTypeName() != SqlTypeName.TIMESTAMP) {
+                    throw new PlanningException(wm.position(), "the WATERMARK of table " + table.name()
+                            + " must be a TIMESTAMP, e.g. withOffset(" + wm.column() + ", 2000) or " + wm.column()
+                            + " - INTERVAL '2' SECOND; got " + strategy.getFullTypeString());
+                }
+                rowtime = queryType.getField(wm.column(), false, false).getIndex();
+                RelDataType rowtimeType = queryType.getFieldList().get(rowtime).getType();
+                if (rowtimeType.getSqlTypeName() != SqlTypeName.TIMESTAMP) {
+                    throw new PlanningException(wm.position(), "the rowtime column " + wm.column() + " of table "
+                            + table.name() + " must be a TIMESTAMP, got " + rowtimeType.getFullTypeString());
+                }
+                rowType = f.createStructType(queryType.getFieldList().subList(0, queryType.getFieldCount() - 1));
+            }
+            session.register(table.name(), new QueryTable(rowType, () -> tableQuery(table), session, rowtime));
         }
 
-        private SqlNode computedColumnsQuery(CatalogTable table) {
+        /**
+         * SELECT stored and computed columns FROM the stored table; with a watermark, that query is wrapped in
+         * SELECT *, strategy AS $watermark so the strategy may use computed columns.
+         */
+        private SqlNode tableQuery(CatalogTable table) {
             SqlParserPos pos = table.position();
             SqlNodeList select = new SqlNodeList(pos);
             for (TableColumn c : table.columns()) {
@@ -268,8 +300,21 @@ public final class ScriptPlanner {
                         ? SqlStdOperatorTable.AS.createCall(c.position(), SqlDeepCopier.copy(c.expression()), name)
                         : name);
             }
-            return new SqlSelect(pos, null, select, new SqlIdentifier(STORED_PREFIX + table.name(), pos),
-                    null, null, null, null, null, null, null, null, null);
+            SqlNode columns = select(pos, select, new SqlIdentifier(STORED_PREFIX + table.name(), pos));
+            WatermarkSpec wm = table.watermark();
+            if (wm == null) {
+                return columns;
+            }
+            SqlNodeList withWatermark = new SqlNodeList(wm.position());
+            withWatermark.add(SqlIdentifier.star(wm.position()));
+            withWatermark.add(SqlStdOperatorTable.AS.createCall(wm.position(), SqlDeepCopier.copy(wm.strategy()),
+                    new SqlIdentifier("$watermark", wm.position())));
+            return select(wm.position(), withWatermark, SqlStdOperatorTable.AS.createCall(pos, columns,
+                    new SqlIdentifier(table.name(), pos)));
+        }
+
+        private static SqlSelect select(SqlParserPos pos, SqlNodeList items, SqlNode from) {
+            return new SqlSelect(pos, null, items, from, null, null, null, null, null, null, null, null, null);
         }
 
         private RelDataType viewRowType(CatalogView view) {
@@ -298,7 +343,7 @@ public final class ScriptPlanner {
                     throw new PlanningException(id.getParserPosition(), "cannot insert into view " + name);
                 }
                 CatalogTable table = catalog.table(name);
-                if (table != null && table.hasComputedColumns()) {
+                if (table != null && (table.hasComputedColumns() || table.watermark() != null)) {
                     insert.setOperand(1, new SqlIdentifier(STORED_PREFIX + table.name(), id.getParserPosition()));
                 }
             }
@@ -318,6 +363,72 @@ public final class ScriptPlanner {
                 throw new PlanningException(t.position(), "table " + t.name()
                         + ": 'scan.error-policy' must be 'fail' or 'skip', got '" + policy + "'");
             }
+        }
+
+        /** Settings of stateful operators, from SET (Flink keys, or Blink's) over the engine configuration. */
+        private StreamSettings streamSettings() {
+            Options o = new Options(allSettings());
+            long ttl;
+            try {
+                ttl = o.containsKey("blink.state.ttl.ms") ? o.getLong(0, "blink.state.ttl.ms")
+                        : o.getDuration(Duration.ZERO, "table.exec.state.ttl", "state.ttl").toMillis();
+            } catch (ConfigException e) {
+                throw new PlanningException(e.getMessage());
+            }
+            String late = o.get("table.exec.late-data.table", "late-data.table");
+            TableDescriptor lateTable = null;
+            if (late != null) {
+                CatalogTable t = catalog.table(late);
+                if (t == null) {
+                    throw new PlanningException("SET 'table.exec.late-data.table' names " + late
+                            + ", which is not a table of the script");
+                }
+                lateTable = t.descriptor();
+            }
+            return new StreamSettings(ttl, lateTable, EmitSpec.ON_WATERMARK);
+        }
+
+        /**
+         * The INSERT's EMIT clause: early results every delay before the watermark, late updates after it. Late
+         * updates need state kept past the window's end: 'table.exec.emit.allow-lateness' if set, else the state TTL,
+         * else one hour. Without an AFTER WATERMARK strategy a window closes at the watermark (no allowed lateness),
+         * whatever other INSERTs of the script say.
+         */
+        private EmitSpec emitSpec(SqlRichInsert insert, StreamSettings settings) {
+            long early = -1;
+            long late = -1;
+            SqlEmit emit = insert.getEmit();
+            if (emit != null) {
+                for (SqlEmitStrategy s : emit.getStrategies()) {
+                    if (s.appliesBeforeWatermark()) {
+                        early = s.getDelayMillis();
+                    }
+                    if (s.appliesAfterWatermark()) {
+                        late = s.getDelayMillis();
+                    }
+                }
+            }
+            if (late < 0) {
+                return new EmitSpec(early, late, 0);
+            }
+            long lateness;
+            try {
+                lateness = new Options(allSettings()).getDuration(Duration.ZERO, "table.exec.emit.allow-lateness")
+                        .toMillis();
+            } catch (ConfigException e) {
+                throw new PlanningException(insert.getParserPosition(), e.getMessage());
+            }
+            if (lateness == 0) {
+                lateness = settings.stateTtlMillis() > 0 ? settings.stateTtlMillis() : Duration.ofHours(1).toMillis();
+            }
+            return new EmitSpec(early, late, lateness);
+        }
+
+        /** Engine configuration overridden by the script's SET values. */
+        private Map<String, String> allSettings() {
+            Map<String, String> all = new LinkedHashMap<>(context.config().asMap());
+            all.putAll(parameters);
+            return all;
         }
 
         private TableDescriptor deadLetterTable(CatalogTable t) {

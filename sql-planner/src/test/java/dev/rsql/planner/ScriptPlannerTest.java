@@ -2,12 +2,15 @@ package dev.rsql.planner;
 
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.graph.CalcNode;
+import dev.rsql.runtime.graph.EmitSpec;
 import dev.rsql.runtime.graph.ErrorPolicy;
 import dev.rsql.runtime.graph.GraphNode;
+import dev.rsql.runtime.graph.GroupAggregateNode;
 import dev.rsql.runtime.graph.JobGraph;
 import dev.rsql.runtime.graph.SinkNode;
 import dev.rsql.runtime.graph.SourceNode;
 import dev.rsql.runtime.graph.UnionNode;
+import dev.rsql.runtime.graph.WindowAggregateNode;
 import dev.rsql.runtime.table.Column;
 import dev.rsql.runtime.types.DataType;
 import org.junit.jupiter.api.Test;
@@ -202,7 +205,58 @@ class ScriptPlannerTest {
         assertTrue(planError(ORDERS + "CREATE VIEW v AS SELECT order_id FROM orders;\n"
                 + "INSERT INTO v SELECT order_id FROM orders;").getMessage().contains("cannot insert into view"));
         assertTrue(planError(ORDERS + "CREATE TABLE o (a BIGINT, b BIGINT) WITH (type = 'collect');\n"
-                + "INSERT INTO o SELECT order_id, COUNT(*) FROM orders GROUP BY order_id;")
+                + "INSERT INTO o SELECT order_id, COUNT(*) OVER (PARTITION BY order_id ORDER BY ts) FROM orders;")
                 .getMessage().contains("not supported yet"));
+    }
+
+    static final String EVENTS = "CREATE TABLE ev (k VARCHAR, v INT, ts TIMESTAMP(3),"
+            + " WATERMARK FOR ts AS withOffset(ts, 1000)) WITH (type = 'values', id = 'ev');\n"
+            + "CREATE TABLE o (k VARCHAR, n BIGINT) WITH (type = 'collect');\n";
+
+    @Test
+    void emitStrategiesArePerInsertAndLatenessComesFromSettings() {
+        String window = "INSERT INTO o SELECT k, COUNT(*) FROM ev GROUP BY k, TUMBLE(ts, INTERVAL '1' MINUTE)";
+        JobGraph g = plan("SET 'blink.state.ttl.ms' = '120000';\n" + EVENTS
+                + window + " EMIT WITH DELAY '30' SECOND BEFORE WATERMARK, WITHOUT DELAY AFTER WATERMARK;\n"
+                + window + " EMIT WITH DELAY '1' MINUTE;\n"
+                + window + ";\n"
+                + "INSERT INTO o SELECT k, COUNT(*) FROM ev GROUP BY k;\n");
+        List<EmitSpec> emits = nodes(g, WindowAggregateNode.class).stream().map(WindowAggregateNode::emit)
+                .collect(Collectors.toList());
+        assertEquals(List.of(new EmitSpec(30_000, 0, 120_000), new EmitSpec(60_000, 60_000, 120_000),
+                EmitSpec.ON_WATERMARK), emits);
+        assertEquals(120_000, nodes(g, GroupAggregateNode.class).get(0).stateTtlMillis());
+
+        g = plan("SET 'table.exec.state.ttl' = '1 h';\nSET 'table.exec.emit.allow-lateness' = '5 min';\n" + EVENTS
+                + window + " EMIT WITHOUT DELAY AFTER WATERMARK;\n" + window + ";\n"
+                + "INSERT INTO o SELECT k, COUNT(*) FROM ev GROUP BY k;\n");
+        assertEquals(List.of(new EmitSpec(-1, 0, 300_000), EmitSpec.ON_WATERMARK),
+                nodes(g, WindowAggregateNode.class).stream().map(WindowAggregateNode::emit)
+                        .collect(Collectors.toList()));
+        assertEquals(3_600_000, nodes(g, GroupAggregateNode.class).get(0).stateTtlMillis());
+    }
+
+    @Test
+    void windowMistakesGiveClearErrors() {
+        assertTrue(planError(EVENTS + "INSERT INTO o SELECT k, COUNT(*) FROM ev GROUP BY k, TUMBLE(v, INTERVAL '1'"
+                + " MINUTE)").getMessage().contains("TIMESTAMP"));
+        assertTrue(planError("CREATE TABLE ev (k VARCHAR, ts TIMESTAMP(3)) WITH (type = 'values', id = 'ev');\n"
+                + "CREATE TABLE o (k VARCHAR, n BIGINT) WITH (type = 'collect');\n"
+                + "INSERT INTO o SELECT k, COUNT(*) FROM ev GROUP BY k, TUMBLE(ts, INTERVAL '1' MINUTE)")
+                .getMessage().contains("needs a time attribute"));
+        assertTrue(planError(EVENTS + "INSERT INTO o SELECT k, COUNT(*) FROM ev GROUP BY k,"
+                + " TUMBLE(ts, INTERVAL '1' MINUTE), HOP(ts, INTERVAL '1' MINUTE, INTERVAL '2' MINUTE)")
+                .getMessage().contains("one window only"));
+        assertTrue(planError(EVENTS + "INSERT INTO o SELECT k, COUNT(*) FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts),"
+                + " INTERVAL '1' MINUTE)) GROUP BY k, window_start").getMessage().contains("window_end"));
+        assertTrue(planError("SET 'table.exec.late-data.table' = 'nope';\n" + EVENTS
+                + "INSERT INTO o SELECT k, COUNT(*) FROM ev GROUP BY k, TUMBLE(ts, INTERVAL '1' MINUTE)")
+                .getMessage().contains("nope"));
+        PlanningException e = planError("CREATE TABLE ev (k VARCHAR, ts TIMESTAMP(3),\n"
+                + "  WATERMARK FOR ts AS k) WITH (type = 'values', id = 'ev');\n"
+                + "CREATE TABLE o (k VARCHAR, n BIGINT) WITH (type = 'collect');\n"
+                + "INSERT INTO o SELECT k, COUNT(*) FROM ev GROUP BY k");
+        assertTrue(e.getMessage().startsWith("line 2,") && e.getMessage().contains("must be a TIMESTAMP"),
+                e.getMessage());
     }
 }

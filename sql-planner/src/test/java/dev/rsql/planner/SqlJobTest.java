@@ -27,7 +27,8 @@ class SqlJobTest {
         String runId = UUID.randomUUID().toString();
         String s = script.replace("${RUN}", runId);
         JobInstance job = new JobInstance(new ScriptPlanner(PlannerContext.defaults()).plan("t", s).graph(),
-                EngineContext.of(Map.of("checkpoint.interval", "50ms", "worker.threads", "2")));
+                EngineContext.of(Map.of("checkpoint.interval", "50ms", "worker.threads", "2",
+                        "state.dir", "target/state/" + runId)));
         job.start();
         assertTrue(job.awaitTermination(Duration.ofSeconds(60)), "job did not finish");
         if (job.failure() != null) {

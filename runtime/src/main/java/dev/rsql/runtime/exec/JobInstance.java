@@ -486,9 +486,25 @@ public final class JobInstance implements AutoCloseable {
         }
         workers.shutdown();
         State end = failure != null ? State.FAILED : finalState;
+        cleanUpStateDir(end);
         state = end;
         LOG.info("job={} instance={} {}", graph.name(), jobInfo.instanceId(), end.name().toLowerCase());
         termination.complete(end);
+    }
+
+    /**
+     * The tasks' working copies of their state are scratch once the tasks are closed: a restart restores from the
+     * checkpoints. A job that finished its input keeps no checkpoint either, so running it again starts afresh.
+     */
+    private void cleanUpStateDir(State end) {
+        try {
+            CompletedCheckpoint.deleteTree(jobStateDir.resolve("work"));
+            if (end == State.FINISHED && stateful) {
+                CompletedCheckpoint.deleteTree(jobStateDir.resolve("checkpoints"));
+            }
+        } catch (IOException e) {
+            LOG.warn("job={} could not clean up its state directory {}: {}", graph.name(), jobStateDir, e.toString());
+        }
     }
 
     /** Waits for the job to end; returns false on timeout. */

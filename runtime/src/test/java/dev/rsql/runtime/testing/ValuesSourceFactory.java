@@ -14,19 +14,42 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Test connector {@code values}: a bounded source over payloads registered with {@link #register} under the
- * option {@code id}, one shard per registered list, decoded with the table's format.
+ * Test connector {@code values}: a source over payloads registered with {@link #register} under the option
+ * {@code id}, one shard per registered list, decoded with the table's format. It ends after the registered payloads
+ * unless the option {@code bounded} is {@code false}: then it stays open and reads what {@link #append} adds.
  */
 public final class ValuesSourceFactory implements ConnectorFactory {
 
-    private static final Map<String, List<List<String>>> DATA = new ConcurrentHashMap<>();
+    private static final Map<String, List<Shard>> DATA = new ConcurrentHashMap<>();
+
+    /** The payloads of a shard, and whom to tell when more are appended. */
+    private static final class Shard {
+        final List<String> payloads;
+        volatile Runnable availability = () -> { };
+
+        Shard(List<String> payloads) {
+            this.payloads = new CopyOnWriteArrayList<>(payloads);
+        }
+    }
 
     /** Registers the payloads of each shard. */
     @SafeVarargs
     public static void register(String id, List<String>... shards) {
-        DATA.put(id, List.of(shards));
+        List<Shard> list = new ArrayList<>();
+        for (List<String> shard : shards) {
+            list.add(new Shard(shard));
+        }
+        DATA.put(id, List.copyOf(list));
+    }
+
+    /** Adds payloads to a shard of an unbounded source while it runs. */
+    public static void append(String id, int shard, String... payloads) {
+        Shard s = DATA.get(id).get(shard);
+        s.payloads.addAll(List.of(payloads));
+        s.availability.run();
     }
 
     @Override
@@ -37,12 +60,13 @@ public final class ValuesSourceFactory implements ConnectorFactory {
     @Override
     public Source createSource(ConnectorContext context) {
         String id = context.options().require("id");
-        List<List<String>> shards = DATA.getOrDefault(id, List.of());
+        boolean bounded = !"false".equalsIgnoreCase(context.options().get("bounded"));
+        List<Shard> shards = DATA.getOrDefault(id, List.of());
         TableSchema schema = context.table().schema();
         return new Source() {
             @Override
             public boolean isBounded() {
-                return true;
+                return bounded;
             }
 
             @Override
@@ -50,7 +74,7 @@ public final class ValuesSourceFactory implements ConnectorFactory {
                 for (int i = 0; i < shards.size(); i++) {
                     RowDecoder decoder = context.createDecoder("json", schema.physicalRowType(),
                             schema.physicalPositions(), schema.columns().size());
-                    Reader r = new Reader(id + "-" + i, shards.get(i), decoder);
+                    Reader r = new Reader(id + "-" + i, shards.get(i), decoder, bounded);
                     r.next = (int) listener.checkpointedPosition(r.shardId()).orElse(0);
                     listener.shardAssigned(r);
                 }
@@ -65,15 +89,19 @@ public final class ValuesSourceFactory implements ConnectorFactory {
 
     private static final class Reader implements ShardReader {
         private final String id;
+        private final Shard shard;
         private final List<String> payloads;
         private final RowDecoder decoder;
+        private final boolean bounded;
         private int next;
         final List<Long> commits = new ArrayList<>();
 
-        Reader(String id, List<String> payloads, RowDecoder decoder) {
+        Reader(String id, Shard shard, RowDecoder decoder, boolean bounded) {
             this.id = id;
-            this.payloads = payloads;
+            this.shard = shard;
+            this.payloads = shard.payloads;
             this.decoder = decoder;
+            this.bounded = bounded;
         }
 
         @Override
@@ -108,11 +136,12 @@ public final class ValuesSourceFactory implements ConnectorFactory {
 
         @Override
         public boolean isEndOfInput() {
-            return next >= payloads.size();
+            return bounded && next >= payloads.size();
         }
 
         @Override
         public void setAvailabilityListener(Runnable listener) {
+            shard.availability = listener;
         }
 
         @Override

@@ -90,8 +90,13 @@ public final class PlannerSession {
     /** Validates a copy of the query and returns its row type. */
     public RelDataType queryRowType(SqlNode query) {
         SqlValidator validator = newValidator();
-        SqlNode validated = validator.validate(functionRewriter.rewrite(SqlDeepCopier.copy(query)));
+        SqlNode validated = validator.validate(rewrite(SqlDeepCopier.copy(query)));
         return validator.getValidatedNodeType(validated);
+    }
+
+    /** Brings a fresh parse tree to the forms validation expects: window syntax, then function rewrites. */
+    private SqlNode rewrite(SqlNode node) {
+        return functionRewriter.rewrite(WindowSyntaxRewriter.rewrite(node));
     }
 
     /** Validates and converts a statement (query or INSERT). */
@@ -106,7 +111,7 @@ public final class PlannerSession {
 
     private RelRoot convert(SqlNode node, RelOptCluster targetCluster) {
         SqlValidator validator = newValidator();
-        SqlNode validated = validator.validate(functionRewriter.rewrite(node));
+        SqlNode validated = validator.validate(rewrite(node));
         SqlToRelConverter.Config config = SqlToRelConverter.config()
                 .withTrimUnusedFields(false)
                 .withExpand(false)

@@ -9,23 +9,37 @@ import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.TranslatableTable;
 import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.util.ImmutableIntList;
 
 import java.util.function.Supplier;
 
 /**
- * A table defined by a query, expanded where it is read: a view, or a table with computed columns (a query over its
- * stored columns). Each expansion validates a fresh copy of the query.
+ * A table defined by a query, expanded where it is read: a view, or a source table with computed columns or a
+ * watermark (a query over its stored columns). Each expansion validates a fresh copy of the query. For a table with a
+ * watermark the query's last column is the watermark candidate: it feeds a {@link WatermarkAssigner} and is then
+ * projected away.
  */
 public final class QueryTable extends AbstractTable implements TranslatableTable {
 
     private final RelDataType rowType;
     private final Supplier<SqlNode> query;
     private final PlannerSession session;
+    private final int rowtimeField;
 
+    /** A view or a table without watermark. */
     public QueryTable(RelDataType rowType, Supplier<SqlNode> query, PlannerSession session) {
+        this(rowType, query, session, -1);
+    }
+
+    /**
+     * @param rowtimeField the event-time column, when the query's extra last column is the table's watermark
+     *                     strategy; -1 for none
+     */
+    public QueryTable(RelDataType rowType, Supplier<SqlNode> query, PlannerSession session, int rowtimeField) {
         this.rowType = rowType;
         this.query = query;
         this.session = session;
+        this.rowtimeField = rowtimeField;
     }
 
     @Override
@@ -37,6 +51,11 @@ public final class QueryTable extends AbstractTable implements TranslatableTable
     public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
         RelRoot root = session.expand(query.get(), context.getCluster());
         RelNode rel = root.project();
+        if (rowtimeField >= 0) {
+            int watermarkField = rel.getRowType().getFieldCount() - 1;
+            rel = new WatermarkAssigner(rel.getCluster(), rel.getTraitSet(), rel, rowtimeField, watermarkField);
+            rel = RelOptUtil.createProject(rel, ImmutableIntList.range(0, watermarkField));
+        }
         if (!rel.getRowType().getFieldNames().equals(rowType.getFieldNames())) {
             rel = RelOptUtil.createRename(rel, rowType.getFieldNames());
         }

@@ -13,6 +13,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.ListSqlOperatorTable;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -40,10 +41,11 @@ public final class RsqlOperatorTable {
     private RsqlOperatorTable() {
     }
 
-    /** The engine's functions: PROCTIME and the Blink built-ins ({@link BuiltinFunctions}). */
+    /** The engine's functions: PROCTIME, the streaming functions and the Blink built-ins ({@link BuiltinFunctions}). */
     public static ListSqlOperatorTable create() {
-        List<SqlOperator> ops = new java.util.ArrayList<>();
+        List<SqlOperator> ops = new ArrayList<>();
         ops.add(PROCTIME);
+        ops.addAll(StreamingFunctions.operators());
         ops.addAll(BuiltinFunctions.operators());
         return new ListSqlOperatorTable(ops);
     }

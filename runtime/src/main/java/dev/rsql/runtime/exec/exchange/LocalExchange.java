@@ -28,7 +28,8 @@ public final class LocalExchange {
         for (int f : keyFields) {
             types.add(node.outputType().type(f));
         }
-        this.keySerializer = new RowSerializer(types);
+        // The bytes the aggregations key their state by: equal keys (0.0 and -0.0) meet in one task and key group.
+        this.keySerializer = RowSerializer.forKeys(types);
         this.keyGroups = keyGroups;
         this.gates = new InputGate[node.isSinglePartition() ? 1 : partitions];
         for (int i = 0; i < gates.length; i++) {

@@ -21,7 +21,7 @@ import java.util.List;
  * GROUP BY without a window. Keeps per group the number of rows and the accumulators in keyed state, and emits the
  * group's result as a changelog: +I for a new group, -U/+U when the result changes, -D when its last row is taken
  * back. With a state TTL, a group untouched for that long is dropped (silently, as in Flink) by a processing-time
- * timer.
+ * timer, and is treated as gone from then on even before the timer fires.
  */
 public final class GroupAggregateOperator implements Operator {
 
@@ -76,6 +76,10 @@ public final class GroupAggregateOperator implements Operator {
         }
         byte[] keyBytes = keySerializer.serialize(key);
         Object[] stored = state.get(keyBytes, Namespaces.EMPTY);
+        long now = System.currentTimeMillis();
+        if (stored != null && ttl > 0 && (Long) stored[1] + ttl <= now) {
+            stored = null;  // expired, though its timer has not fired yet: the group starts afresh, as in Flink
+        }
         boolean accumulate = row.kind().isAccumulate();
         if (stored == null) {
             if (!accumulate) {
@@ -103,7 +107,6 @@ public final class GroupAggregateOperator implements Operator {
             }
             return;
         }
-        long now = System.currentTimeMillis();
         stored[0] = count;
         stored[1] = now;
         System.arraycopy(acc, 0, stored, 2, acc.length);

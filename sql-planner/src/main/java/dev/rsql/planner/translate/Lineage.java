@@ -1,0 +1,142 @@
+package dev.rsql.planner.translate;
+
+import dev.rsql.planner.calcite.WatermarkAssigner;
+import dev.rsql.planner.functions.RsqlOperatorTable;
+import org.apache.calcite.plan.hep.HepRelVertex;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Calc;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.TableFunctionScan;
+import org.apache.calcite.rel.core.Union;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlWindowTableFunction;
+
+/**
+ * Where a field of a plan comes from, as far as streaming cares: whether it is a time attribute (the event time of a
+ * table with a WATERMARK, or PROCTIME()), and whether it is a window column added by a window table function.
+ * Follows fields unchanged through calcs, filters, unions and group keys.
+ */
+final class Lineage {
+
+    enum Time { EVENT, PROC, NONE }
+
+    enum WindowColumn { START, END, TIME, NONE }
+
+    private Lineage() {
+    }
+
+    private static RelNode unwrap(RelNode rel) {
+        return rel instanceof HepRelVertex ? ((HepRelVertex) rel).getCurrentRel() : rel;
+    }
+
+    /** The input field a field passes through unchanged, or null when it is computed. */
+    private static Traced passThrough(RelNode rel, int field) {
+        if (rel instanceof Calc) {
+            Calc c = (Calc) rel;
+            return new Traced(unwrap(c.getInput()), c.getProgram().expandLocalRef(c.getProgram().getProjectList().get(field)));
+        }
+        if (rel instanceof Project) {
+            Project p = (Project) rel;
+            return new Traced(unwrap(p.getInput()), p.getProjects().get(field));
+        }
+        if (rel instanceof Filter || rel instanceof WatermarkAssigner) {
+            return new Traced(unwrap(rel.getInput(0)), new RexInputRef(field, rel.getRowType().getFieldList().get(field).getType()));
+        }
+        return null;
+    }
+
+    private record Traced(RelNode input, RexNode expr) {
+    }
+
+    static Time time(RelNode node, int field) {
+        RelNode rel = unwrap(node);
+        if (rel instanceof WatermarkAssigner && ((WatermarkAssigner) rel).rowtimeField() == field) {
+            return Time.EVENT;
+        }
+        Traced t = passThrough(rel, field);
+        if (t != null) {
+            return timeOf(t.input(), t.expr());
+        }
+        if (rel instanceof Union) {
+            Time kind = null;
+            for (RelNode in : rel.getInputs()) {
+                Time k = time(in, field);
+                if (kind != null && k != kind) {
+                    return Time.NONE;
+                }
+                kind = k;
+            }
+            return kind;
+        }
+        if (rel instanceof TableFunctionScan && isWindow((TableFunctionScan) rel)) {
+            TableFunctionScan tvf = (TableFunctionScan) rel;
+            int n = tvf.getInput(0).getRowType().getFieldCount();
+            if (field < n) {
+                return time(tvf.getInput(0), field);
+            }
+            return field == n + 2 ? time(tvf.getInput(0), timeField(tvf)) : Time.NONE;
+        }
+        if (rel instanceof Aggregate) {
+            Aggregate a = (Aggregate) rel;
+            return field < a.getGroupCount() ? time(a.getInput(), a.getGroupSet().nth(field)) : Time.NONE;
+        }
+        return Time.NONE;
+    }
+
+    private static Time timeOf(RelNode input, RexNode e) {
+        if (e instanceof RexInputRef) {
+            return time(input, ((RexInputRef) e).getIndex());
+        }
+        if (e instanceof RexCall) {
+            RexCall call = (RexCall) e;
+            if (call.getOperator() == RsqlOperatorTable.PROCTIME) {
+                return Time.PROC;
+            }
+            if (call.getKind() == SqlKind.CAST) {
+                return timeOf(input, call.getOperands().get(0));
+            }
+        }
+        return Time.NONE;
+    }
+
+    static WindowColumn window(RelNode node, int field) {
+        RelNode rel = unwrap(node);
+        Traced t = passThrough(rel, field);
+        if (t != null) {
+            return t.expr() instanceof RexInputRef ? window(t.input(), ((RexInputRef) t.expr()).getIndex())
+                    : WindowColumn.NONE;
+        }
+        if (rel instanceof TableFunctionScan && isWindow((TableFunctionScan) rel)) {
+            int n = rel.getInput(0).getRowType().getFieldCount();
+            return field == n ? WindowColumn.START : field == n + 1 ? WindowColumn.END
+                    : field == n + 2 ? WindowColumn.TIME : WindowColumn.NONE;
+        }
+        return WindowColumn.NONE;
+    }
+
+    /** The window table function a window column comes from, or null. */
+    static TableFunctionScan windowScan(RelNode node, int field) {
+        RelNode rel = unwrap(node);
+        Traced t = passThrough(rel, field);
+        if (t != null) {
+            return t.expr() instanceof RexInputRef ? windowScan(t.input(), ((RexInputRef) t.expr()).getIndex()) : null;
+        }
+        return rel instanceof TableFunctionScan && isWindow((TableFunctionScan) rel) ? (TableFunctionScan) rel : null;
+    }
+
+    static boolean isWindow(TableFunctionScan scan) {
+        return scan.getCall() instanceof RexCall
+                && ((RexCall) scan.getCall()).getOperator() instanceof SqlWindowTableFunction;
+    }
+
+    /** The time column a window table function's DESCRIPTOR names, as an index into its input. */
+    static int timeField(TableFunctionScan scan) {
+        RexCall descriptor = (RexCall) ((RexCall) scan.getCall()).getOperands().get(0);
+        return ((RexInputRef) descriptor.getOperands().get(0)).getIndex();
+    }
+}
