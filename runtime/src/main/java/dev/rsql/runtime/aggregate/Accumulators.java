@@ -1,5 +1,6 @@
 package dev.rsql.runtime.aggregate;
 
+import dev.rsql.runtime.graph.FunctionContext;
 import dev.rsql.runtime.types.DataType;
 
 import java.util.ArrayList;
@@ -28,6 +29,31 @@ public final class Accumulators {
             all.addAll(functions[i].accumulatorTypes());
         }
         types = List.copyOf(all);
+    }
+
+    public void open(FunctionContext context) throws Exception {
+        for (AggregateFunction f : functions) {
+            f.open(context);
+        }
+    }
+
+    /** Closes every function, even when one fails; the first failure is thrown. */
+    public void close() throws Exception {
+        Exception failure = null;
+        for (AggregateFunction f : functions) {
+            try {
+                f.close();
+            } catch (Exception e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
     }
 
     /** Types of the accumulator row. */

@@ -1,5 +1,6 @@
 package dev.rsql.runtime.aggregate;
 
+import dev.rsql.runtime.graph.FunctionContext;
 import dev.rsql.runtime.types.DataType;
 
 import java.util.List;
@@ -11,6 +12,14 @@ import java.util.List;
  * operators call every aggregate the same way. Instances are used by one task.
  */
 public interface AggregateFunction {
+
+    /** Called once before use, on the task's thread (a user's aggregate function opens itself here). */
+    default void open(FunctionContext context) throws Exception {
+    }
+
+    /** Called once when the task ends. */
+    default void close() throws Exception {
+    }
 
     /** Types of the accumulator's fields, in order. */
     List<DataType> accumulatorTypes();

@@ -1,5 +1,6 @@
 package dev.rsql.runtime.aggregate;
 
+import dev.rsql.runtime.graph.FunctionContext;
 import dev.rsql.runtime.types.DataType;
 
 import java.util.ArrayList;
@@ -114,6 +115,16 @@ public final class DistinctFunction implements AggregateFunction {
     @Override
     public Object getValue(Object[] acc, int offset) {
         return inner.getValue(acc, offset + 1);
+    }
+
+    @Override
+    public void open(FunctionContext context) throws Exception {
+        inner.open(context);
+    }
+
+    @Override
+    public void close() throws Exception {
+        inner.close();
     }
 
     @Override

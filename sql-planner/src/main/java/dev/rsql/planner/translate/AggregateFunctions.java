@@ -2,6 +2,8 @@ package dev.rsql.planner.translate;
 
 import dev.rsql.planner.PlanningException;
 import dev.rsql.planner.calcite.TypeConverter;
+import dev.rsql.planner.functions.udf.UserAggregateFunction;
+import dev.rsql.planner.functions.udf.UserAggregateOperator;
 import dev.rsql.runtime.aggregate.AggregateFunction;
 import dev.rsql.runtime.aggregate.ApproxCountDistinctFunction;
 import dev.rsql.runtime.aggregate.CountFunction;
@@ -39,32 +41,62 @@ final class AggregateFunctions {
         for (int a : args) {
             argTypes.add(TypeConverter.toDataType(inputType.getFieldList().get(a).getType()));
         }
-        DataType result = TypeConverter.toDataType(call.getType());
-        String name = call.getAggregation().getName().toUpperCase(Locale.ROOT);
+        String name;
+        Supplier<? extends AggregateFunction> base;
+        if (call.getAggregation() instanceof UserAggregateOperator) {
+            UserAggregateFunction udaf = ((UserAggregateOperator) call.getAggregation()).function();
+            name = udaf.name();
+            base = userFunction(udaf, args, inputType, retracting, position);
+        } else {
+            name = call.getAggregation().getName().toUpperCase(Locale.ROOT);
+            base = builtin(name, args, argTypes, TypeConverter.toDataType(call.getType()), constant, retracting,
+                    position);
+        }
+        Supplier<? extends AggregateFunction> factory = base;
+        String label = name + (call.isDistinct() ? "(DISTINCT " : "(") + argNames(args, inputType) + ")";
+        if (call.isDistinct() && !name.equals("APPROX_COUNT_DISTINCT")) {
+            int[] distinctArgs = args.stream().mapToInt(Integer::intValue).toArray();
+            factory = () -> new DistinctFunction(base.get(), distinctArgs, argTypes);
+        }
+        return new dev.rsql.runtime.aggregate.AggregateCall(label, factory::get, call.filterArg);
+    }
+
+    /** A user's aggregate function (CREATE FUNCTION of an AggregateFunction class). */
+    private static Supplier<? extends AggregateFunction> userFunction(UserAggregateFunction udaf, List<Integer> args,
+                                                                      RelDataType inputType, boolean retracting,
+                                                                      SqlParserPos position) {
+        if (retracting && !udaf.canRetract()) {
+            throw new PlanningException(position, "aggregate function " + udaf.name() + " reads updates, so it "
+                    + "needs a retract method");
+        }
+        List<RelDataType> types = new ArrayList<>();
+        for (int a : args) {
+            types.add(inputType.getFieldList().get(a).getType());
+        }
+        return udaf.adapterFactory(args.stream().mapToInt(Integer::intValue).toArray(), types);
+    }
+
+    private static Supplier<? extends AggregateFunction> builtin(String name, List<Integer> args,
+                                                                 List<DataType> argTypes, DataType result,
+                                                                 Function<Integer, Object> constant,
+                                                                 boolean retracting, SqlParserPos position) {
         int arg = args.isEmpty() ? -1 : args.get(0);
         DataType argType = argTypes.isEmpty() ? null : argTypes.get(0);
-        Supplier<AggregateFunction> f;
         switch (name) {
             case "COUNT":
-                f = () -> new CountFunction(arg);
-                break;
+                return () -> new CountFunction(arg);
             case "SUM":
             case "$SUM0":
-                f = () -> SumFunction.sum(arg, argType, result);
-                break;
+                return () -> SumFunction.sum(arg, argType, result);
             case "AVG":
-                f = () -> SumFunction.avg(arg, argType, result);
-                break;
+                return () -> SumFunction.avg(arg, argType, result);
             case "MIN":
             case "MAX":
-                f = () -> new MinMaxFunction(arg, argType, name.equals("MAX"), retracting);
-                break;
+                return () -> new MinMaxFunction(arg, argType, name.equals("MAX"), retracting);
             case "FIRST_VALUE":
-                f = () -> ValueListFunction.first(arg, argType, retracting);
-                break;
+                return () -> ValueListFunction.first(arg, argType, retracting);
             case "LAST_VALUE":
-                f = () -> ValueListFunction.last(arg, argType, retracting);
-                break;
+                return () -> ValueListFunction.last(arg, argType, retracting);
             case "CONCAT_AGG": {
                 if (args.size() == 2) {
                     Object delimiter = constant.apply(args.get(0));
@@ -72,11 +104,9 @@ final class AggregateFunctions {
                         throw new PlanningException(position, "the delimiter of CONCAT_AGG must be a constant string");
                     }
                     int value = args.get(1);
-                    f = () -> ValueListFunction.concat(value, (String) delimiter);
-                } else {
-                    f = () -> ValueListFunction.concat(arg, null);
+                    return () -> ValueListFunction.concat(value, (String) delimiter);
                 }
-                break;
+                return () -> ValueListFunction.concat(arg, null);
             }
             case "VAR_POP":
             case "VAR_SAMP":
@@ -86,26 +116,16 @@ final class AggregateFunctions {
             case "STDDEV":
                 VarianceFunction.Kind kind = VarianceFunction.Kind.valueOf(
                         name.equals("VARIANCE") ? "VAR_SAMP" : name.equals("STDDEV") ? "STDDEV_SAMP" : name);
-                f = () -> new VarianceFunction(kind, arg, result);
-                break;
+                return () -> new VarianceFunction(kind, arg, result);
             case "APPROX_COUNT_DISTINCT":
                 if (retracting) {
                     throw new PlanningException(position, "APPROX_COUNT_DISTINCT cannot read updates; use "
                             + "COUNT(DISTINCT ...)");
                 }
-                f = () -> new ApproxCountDistinctFunction(arg);
-                break;
+                return () -> new ApproxCountDistinctFunction(arg);
             default:
                 throw new PlanningException(position, "aggregate function " + name + " is not supported yet");
         }
-        Supplier<AggregateFunction> base = f;
-        Supplier<AggregateFunction> factory = base;
-        String label = name + (call.isDistinct() ? "(DISTINCT " : "(") + argNames(args, inputType) + ")";
-        if (call.isDistinct() && !name.equals("APPROX_COUNT_DISTINCT")) {
-            int[] distinctArgs = args.stream().mapToInt(Integer::intValue).toArray();
-            factory = () -> new DistinctFunction(base.get(), distinctArgs, argTypes);
-        }
-        return new dev.rsql.runtime.aggregate.AggregateCall(label, factory, call.filterArg);
     }
 
     private static String argNames(List<Integer> args, RelDataType inputType) {

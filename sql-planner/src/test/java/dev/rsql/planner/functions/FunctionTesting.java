@@ -56,7 +56,8 @@ final class FunctionTesting {
             throws Exception {
         String runId = UUID.randomUUID().toString();
         RUN.set(runId);
-        Map<String, String> config = new HashMap<>(Map.of("checkpoint.interval", "50ms", "worker.threads", "2"));
+        Map<String, String> config = new HashMap<>(Map.of("checkpoint.interval", "50ms", "worker.threads", "2",
+                "state.dir", "target/state/" + runId));
         config.putAll(engineConfig);
         JobInstance job = new JobInstance(new ScriptPlanner(context).plan("t", script.replace("${RUN}", runId)).graph(),
                 new EngineContext(new dev.rsql.runtime.config.Options(config), context.classLoader()));

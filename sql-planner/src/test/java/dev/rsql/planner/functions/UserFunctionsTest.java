@@ -207,6 +207,45 @@ class UserFunctionsTest {
         assertEquals("[4, 3]", dead.get(3));
     }
 
+    /**
+     * Flink-API aggregate functions from a jar: in a window (opened with job parameters), and in a GROUP BY over the
+     * changelog of another GROUP BY, which takes rows back through their retract methods.
+     */
+    @Test
+    void aggregateFunctionsInWindowsAndOverUpdates() throws Exception {
+        ValuesSourceFactory.register("agg", List.of(
+                "{\"k\":\"a\",\"v\":10,\"w\":1,\"ts\":\"2024-01-01 10:00:01\"}",
+                "{\"k\":\"a\",\"v\":20,\"w\":3,\"ts\":\"2024-01-01 10:00:02\"}",
+                "{\"k\":\"b\",\"v\":5,\"w\":2,\"ts\":\"2024-01-01 10:00:03\"}",
+                "{\"k\":\"a\",\"v\":40,\"w\":1,\"ts\":\"2024-01-01 10:01:30\"}"));
+        Map<String, List<Row>> out = run("SET 'avg.scale' = '10';\n"
+                + "CREATE FUNCTION wavg AS 'com.example.udaf.WeightedAvg';\n"
+                + "CREATE FUNCTION ucount AS 'com.example.udaf.CountUdaf';\n"
+                + "CREATE TABLE agg (k VARCHAR, v BIGINT, w INT, ts TIMESTAMP, WATERMARK FOR ts AS withOffset(ts, 0))"
+                + " WITH (type = 'values', id = 'agg');\n"
+                + sink("windows", "k VARCHAR, ws TIMESTAMP, a DOUBLE, c BIGINT")
+                + sink("latest", "c BIGINT, n BIGINT, PRIMARY KEY (c) NOT ENFORCED")
+                + "INSERT INTO windows SELECT k, TUMBLE_START(ts, INTERVAL '1' MINUTE), wavg(v, w), ucount(v) FROM agg"
+                + " GROUP BY k, TUMBLE(ts, INTERVAL '1' MINUTE);\n"
+                + "INSERT INTO latest SELECT c, ucount(k) FROM (SELECT k, ucount(v) AS c FROM agg GROUP BY k)"
+                + " GROUP BY c", "windows", "latest");
+        long minute = java.sql.Timestamp.valueOf("2024-01-01 10:00:00").toLocalDateTime()
+                .toInstant(java.time.ZoneOffset.UTC).toEpochMilli();
+        // (10*1 + 20*3) / 4 = 17.5, scaled by the job parameter.
+        assertEquals(List.of("[a, " + minute + ", 175.0, 2]", "[a, " + (minute + 60_000) + ", 400.0, 1]",
+                "[b, " + minute + ", 50.0, 1]"), rows(out.get("windows")));
+        // Finally a has 3 rows and b has 1: a's earlier counts 1 and 2 were taken back.
+        Map<Object, Long> table = new java.util.TreeMap<>();
+        for (Row r : out.get("latest")) {
+            if (r.kind() == dev.rsql.runtime.data.RowKind.DELETE) {
+                table.remove(r.get(0));
+            } else {
+                table.put(r.get(0), (Long) r.get(1));
+            }
+        }
+        assertEquals(Map.of(1L, 1L, 3L, 1L), table);
+    }
+
     @Test
     void unusableClassesAreReportedAtTheirCreateFunction() {
         PlanningException e = assertThrows(PlanningException.class, () -> FunctionTesting.run(context(),

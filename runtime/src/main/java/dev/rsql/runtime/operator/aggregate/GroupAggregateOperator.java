@@ -48,9 +48,10 @@ public final class GroupAggregateOperator implements Operator {
     }
 
     @Override
-    public void open(OperatorContext context) {
+    public void open(OperatorContext context) throws Exception {
         this.context = context;
         accumulators = new Accumulators(node.aggregates());
+        accumulators.open(context);
         if (node.input().producesUpdates() && !accumulators.canRetract()) {
             throw new IllegalStateException("aggregation " + node.id() + " reads updates but not all its aggregates"
                     + " can take rows back");
@@ -151,6 +152,11 @@ public final class GroupAggregateOperator implements Operator {
             }
         });
         requestNextTimer();
+    }
+
+    @Override
+    public void close() throws Exception {
+        accumulators.close();
     }
 
     private void requestNextTimer() {

@@ -70,6 +70,7 @@ public final class WindowAggregateOperator implements Operator {
     public void open(OperatorContext context) throws Exception {
         this.context = context;
         accumulators = new Accumulators(node.aggregates());
+        accumulators.open(context);
         if (node.input().producesUpdates() && !accumulators.canRetract()) {
             throw new IllegalStateException("window aggregation " + node.id() + " reads updates but not all its "
                     + "aggregates can take rows back");
@@ -367,7 +368,11 @@ public final class WindowAggregateOperator implements Operator {
 
     @Override
     public void close() throws Exception {
-        lateRows.close();
+        try {
+            lateRows.close();
+        } finally {
+            accumulators.close();
+        }
     }
 
     /** Rows that came after their window closed. */

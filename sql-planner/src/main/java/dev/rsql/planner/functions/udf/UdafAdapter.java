@@ -107,10 +107,12 @@ public final class UdafAdapter implements AggregateFunction {
 
     // ---- lifecycle -----------------------------------------------------------------------------------------------
 
+    @Override
     public void open(FunctionContext context) throws Exception {
         udaf.open(new FlinkFunctionContext(context));
     }
 
+    @Override
     public void close() throws Exception {
         udaf.close();
     }
