@@ -10,14 +10,12 @@ heap: the -Xmx given and the most heap in use after a GC (from -Xlog:gc).
 import argparse
 import os
 import random
-import re
 import subprocess
 import sys
 import time
 from datetime import datetime
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-WORK = os.path.join(ROOT, 'bench', 'work')
+from benchutil import ROOT, WORK, heap_after_gc, processing_seconds
 
 SOURCE = """CREATE TABLE events (
   event_id BIGINT, user_name VARCHAR, ip VARCHAR, user_agent VARCHAR, action VARCHAR, success BOOLEAN,
@@ -110,13 +108,6 @@ def job(name, rules, data, out):
     return path
 
 
-LOG_TS = re.compile(r'^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3})')
-
-
-def ts_of(line):
-    return datetime.strptime(LOG_TS.match(line).group(1), '%Y-%m-%d %H:%M:%S.%f').timestamp()
-
-
 def run(script, rows, heap):
     gclog = script + '.gc.log'
     env = dict(os.environ, RSQL_HEAP_OPTS='-Xms%s -Xmx%s' % (heap, heap),
@@ -127,12 +118,9 @@ def run(script, rows, heap):
     wall = time.time() - start
     if p.returncode != 0:
         sys.exit('job failed:\n' + p.stdout + p.stderr)
-    lines = p.stdout.splitlines()
-    first = next(ts_of(l) for l in lines if 'started reading' in l)
-    last = next(ts_of(l) for l in reversed(lines) if re.search(r'instance=\S+ finished', l))
-    secs = max(last - first, 1e-3)
-    after_gc = [int(m.group(1)) for m in re.finditer(r'->(\d+)M\(', open(gclog).read())]
-    return rows / secs, secs, wall, max(after_gc) if after_gc else 0, len(after_gc)
+    secs = processing_seconds(p.stdout.splitlines())
+    live, gcs = heap_after_gc(gclog)
+    return rows / secs, secs, wall, live, gcs
 
 
 def main():

@@ -1,5 +1,6 @@
 package dev.rsql.cli;
 
+import dev.rsql.runtime.testing.Await;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -12,7 +13,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -59,14 +59,6 @@ class DistributionIT {
         return new Result(p.exitValue(), out);
     }
 
-    static void waitFor(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, "timed out waiting for " + what);
-            Thread.sleep(100);
-        }
-    }
-
     static String read(Path file) {
         try {
             return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
@@ -90,7 +82,7 @@ class DistributionIT {
         assertTrue(start.output.contains("started it/ticker_a"), start.output);
         Path logA = home.resolve("log/it/ticker_a.log");
         Path logB = home.resolve("log/it/ticker_b.log");
-        waitFor("rows in the job log", Duration.ofSeconds(60), () -> read(logA).contains("A> +I[10, "));
+        Await.until("rows in the job log", Duration.ofSeconds(60), () -> read(logA).contains("A> +I[10, "));
 
         Result status = exec(home, 60, "bin/rsql", "status");
         assertTrue(status.output.contains("it/ticker_a") && status.output.contains("RUNNING"), status.output);
@@ -106,7 +98,7 @@ class DistributionIT {
 
         // The other job keeps running.
         int before = read(logB).length();
-        waitFor("the other job to keep printing", Duration.ofSeconds(30), () -> read(logB).length() > before + 100);
+        Await.until("the other job to keep printing", Duration.ofSeconds(30), () -> read(logB).length() > before + 100);
         assertEquals(0, exec(home, 180, "bin/stop.sh", "it/ticker_b").code);
     }
 
@@ -115,7 +107,7 @@ class DistributionIT {
         Result r = exec(home, 180, "bin/start.sh", "login_alerts");
         assertEquals(0, r.code, r.output);
         Path alerts = home.resolve("data/login_alerts.jsonl");
-        waitFor("the bounded job to finish", Duration.ofSeconds(120),
+        Await.until("the bounded job to finish", Duration.ofSeconds(120),
                 () -> read(home.resolve("run/login_alerts.status.json")).contains("FINISHED"));
         List<String> lines = new ArrayList<>(List.of(read(alerts).split("\n")));
         assertTrue(lines.size() > 50, "alerts: " + lines.size());

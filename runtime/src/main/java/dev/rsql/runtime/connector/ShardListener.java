@@ -1,5 +1,6 @@
 package dev.rsql.runtime.connector;
 
+import java.util.List;
 import java.util.OptionalLong;
 
 /** Receives the shards a source assigns to this process. Implemented by the engine. */
@@ -15,6 +16,16 @@ public interface ShardListener {
 
     /** A shard to read; the engine creates a task that owns the reader from now on. */
     void shardAssigned(ShardReader reader);
+
+    /**
+     * Shards to read that were assigned together (all shards of a bounded source, the queues of one rebalance). The
+     * engine connects every one's task before any starts reading: the watermark downstream is the minimum over the
+     * shards connected so far, so a shard read before the others are connected could move it past their rows, which
+     * would then come late.
+     */
+    default void shardsAssigned(List<? extends ShardReader> readers) {
+        readers.forEach(this::shardAssigned);
+    }
 
     /**
      * The shard is being taken away (moved to another instance). Blocks until its task has finished the records it

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -57,9 +58,21 @@ final class CheckpointCoordinator {
         this.tasks = tasks;
     }
 
-    /** The id the next checkpoint will have: channels created now take part from that one on. */
-    synchronized long nextId() {
-        return nextId;
+    /** Builds a task whose channels take part in checkpoints from {@code firstCheckpoint} on. */
+    interface TaskFactory<T extends Task> {
+        T create(long firstCheckpoint) throws Exception;
+    }
+
+    /**
+     * Creates a task and makes it one of the job's tasks ({@code register}) with no checkpoint triggered in between.
+     * Its channels wait for the barriers of the next checkpoint on, so that checkpoint must ask the task to take part:
+     * one triggered after the channels exist but before the task is registered would leave the partitions downstream
+     * waiting for a barrier that never comes, and the job would stall there for good.
+     */
+    synchronized <T extends Task> T addTask(TaskFactory<T> factory, Consumer<? super T> register) throws Exception {
+        T task = factory.create(nextId);
+        register.accept(task);
+        return task;
     }
 
     /** Starts a checkpoint unless one is running; completes with its id (or exceptionally if it is aborted). */

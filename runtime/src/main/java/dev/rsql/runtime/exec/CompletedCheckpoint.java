@@ -9,8 +9,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -80,16 +82,22 @@ record CompletedCheckpoint(long id, Path dir, Map<String, TaskSnapshot> tasks) {
         return new CompletedCheckpoint(meta.getLongValue("id"), dir, tasks);
     }
 
-    /** Deletes every checkpoint directory under root except the ones kept. */
-    static void deleteOthers(Path root, Collection<Long> keep) throws IOException {
+    /** Deletes every checkpoint directory under root except the ones kept; returns the names of those deleted. */
+    static List<String> deleteOthers(Path root, Collection<Long> keep) throws IOException {
+        List<String> deleted = new ArrayList<>();
+        if (!Files.isDirectory(root)) {
+            return deleted;
+        }
         try (Stream<Path> dirs = Files.list(root)) {
             for (Path d : (Iterable<Path>) dirs::iterator) {
                 String name = d.getFileName().toString();
                 if (name.startsWith("chk-") && !keep.contains(Long.parseLong(name.substring(4)))) {
                     deleteTree(d);
+                    deleted.add(name);
                 }
             }
         }
+        return deleted;
     }
 
     static void deleteTree(Path dir) throws IOException {

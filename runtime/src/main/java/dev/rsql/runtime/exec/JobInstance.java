@@ -45,12 +45,16 @@ import java.util.concurrent.atomic.AtomicReference;
  * Runs one job's graph in this process: creates its sinks, exchanges and sources, a task for every shard the sources
  * assign here and for every partition of each exchange, checkpoints on a timer, and ends when stopped, when a task
  * fails, or — if every source is bounded — when everything has been read. A job with state resumes from its latest
- * completed checkpoint: state, watermarks and source positions.
+ * completed checkpoint: state, watermarks and source positions; once it has finished, it has nothing to resume, and
+ * its next run starts from the beginning.
  */
 public final class JobInstance implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(JobInstance.class);
     private static final Duration STOP_TIMEOUT = Duration.ofMinutes(2);
+    /** Under the job's state directory: completed checkpoints, and the tasks' working copies of their state. */
+    private static final String CHECKPOINTS_DIR = "checkpoints";
+    private static final String WORK_DIR = "work";
 
     public enum State { CREATED, RUNNING, STOPPING, FINISHED, STOPPED, FAILED }
 
@@ -143,8 +147,18 @@ public final class JobInstance implements AutoCloseable {
         }
         state = State.RUNNING;
         try {
-            Path checkpointRoot = stateful ? jobStateDir.resolve("checkpoints") : null;
+            Path checkpointRoot = stateful ? jobStateDir.resolve(CHECKPOINTS_DIR) : null;
             restored = stateful ? CompletedCheckpoint.latest(checkpointRoot) : null;
+            if (stateful) {
+                // A process that died during a checkpoint left it unfinished, and this run would take the next
+                // checkpoint under the same id, into the same directory.
+                List<String> discarded = CompletedCheckpoint.deleteOthers(checkpointRoot,
+                        restored == null ? List.of() : List.of(restored.id()));
+                if (!discarded.isEmpty()) {
+                    LOG.info("job={} discarded checkpoint directories left by an earlier run: {}", graph.name(),
+                            discarded);
+                }
+            }
             coordinator = new CheckpointCoordinator(graph.name(), checkpointRoot,
                     restored == null ? 1 : restored.id() + 1, tasks::values);
             LOG.info("job={} instance={} starting with {} worker threads{}", graph.name(), jobInfo.instanceId(),
@@ -202,12 +216,14 @@ public final class JobInstance implements AutoCloseable {
 
     private void startPartitionTask(LocalExchange exchange, int partition) throws Exception {
         String id = exchange.node().id() + "#" + partition;
-        AtomicReference<Task> self = new AtomicReference<>();
-        TaskTopology topology = TaskTopology.build(exchange.node(), new TaskTopology.Resources(graph, sinks, exchanges,
-                writerContext(id), () -> self.get().wakeUp(), coordinator.nextId()));
-        PartitionTask task = new PartitionTask(id, services, topology, exchange.gate(partition), partition);
-        self.set(task);
-        tasks.put(id, task);
+        Task task = coordinator.addTask(firstCheckpoint -> {
+            AtomicReference<Task> self = new AtomicReference<>();
+            TaskTopology topology = TaskTopology.build(exchange.node(), new TaskTopology.Resources(graph, sinks,
+                    exchanges, writerContext(id), () -> self.get().wakeUp(), firstCheckpoint));
+            PartitionTask t = new PartitionTask(id, services, topology, exchange.gate(partition), partition);
+            self.set(t);
+            return t;
+        }, t -> tasks.put(id, t));
         task.start();
     }
 
@@ -228,21 +244,32 @@ public final class JobInstance implements AutoCloseable {
 
         @Override
         public void shardAssigned(ShardReader reader) {
-            if (state != State.RUNNING) {
-                reader.close();
-                return;
+            shardsAssigned(List.of(reader));
+        }
+
+        /** Creates and connects the tasks of all the shards, then starts them. */
+        @Override
+        public void shardsAssigned(List<? extends ShardReader> readers) {
+            List<Task> created = new ArrayList<>();
+            for (int i = 0; i < readers.size(); i++) {
+                ShardReader reader = readers.get(i);
+                if (state != State.RUNNING) {
+                    readers.subList(i, readers.size()).forEach(ShardReader::close);
+                    break;
+                }
+                String id = taskId(reader.shardId());
+                try {
+                    created.add(coordinator.addTask(firstCheckpoint -> createSourceTask(id, node, reader,
+                            firstCheckpoint), t -> tasks.put(id, t)));
+                    LOG.info("job={} task={} assigned {}", graph.name(), id, reader.description());
+                } catch (Exception e) {
+                    readers.subList(i, readers.size()).forEach(ShardReader::close);
+                    fail(new IllegalStateException("job " + graph.name() + ": cannot start a task for "
+                            + reader.description() + ": " + e.getMessage(), e));
+                    break;
+                }
             }
-            String id = taskId(reader.shardId());
-            try {
-                Task task = createSourceTask(id, node, reader);
-                tasks.put(id, task);
-                LOG.info("job={} task={} assigned {}", graph.name(), id, reader.description());
-                task.start();
-            } catch (Exception e) {
-                reader.close();
-                fail(new IllegalStateException("job " + graph.name() + ": cannot start a task for "
-                        + reader.description() + ": " + e.getMessage(), e));
-            }
+            created.forEach(Task::start);
         }
 
         @Override
@@ -278,11 +305,12 @@ public final class JobInstance implements AutoCloseable {
         }
     }
 
-    private Task createSourceTask(String id, SourceNode node, ShardReader reader) throws Exception {
+    private Task createSourceTask(String id, SourceNode node, ShardReader reader, long firstCheckpoint)
+            throws Exception {
         AtomicReference<Task> self = new AtomicReference<>();
         SinkWriterContext writerContext = writerContext(id);
         TaskTopology topology = TaskTopology.build(node, new TaskTopology.Resources(graph, sinks, exchanges,
-                writerContext, () -> self.get().wakeUp(), coordinator.nextId()));
+                writerContext, () -> self.get().wakeUp(), firstCheckpoint));
         SinkWriter deadLetter = null;
         TableDescriptor dl = node.deadLetterTable();
         if (dl != null) {
@@ -328,7 +356,7 @@ public final class JobInstance implements AutoCloseable {
             Path from = snapshot == null || snapshot.stateDir() == null ? null
                     : restored.dir().resolve(snapshot.stateDir());
             try {
-                return RocksDbStateBackend.open(jobStateDir.resolve("work").resolve(TaskDirs.safeName(taskId)), from,
+                return RocksDbStateBackend.open(jobStateDir.resolve(WORK_DIR).resolve(TaskDirs.safeName(taskId)), from,
                         keyGroups);
             } catch (IOException e) {
                 throw new UncheckedIOException("job " + graph.name() + " task " + taskId + ": cannot open its state"
@@ -494,16 +522,17 @@ public final class JobInstance implements AutoCloseable {
 
     /**
      * The tasks' working copies of their state are scratch once the tasks are closed: a restart restores from the
-     * checkpoints. A job that finished its input keeps no checkpoint either, so running it again starts afresh.
+     * checkpoints. A job that finished its input and fired every window has nothing left to resume: its checkpoints
+     * go too, or the next run would restore the last one and read only the input after it.
      */
     private void cleanUpStateDir(State end) {
-        try {
-            CompletedCheckpoint.deleteTree(jobStateDir.resolve("work"));
-            if (end == State.FINISHED && stateful) {
-                CompletedCheckpoint.deleteTree(jobStateDir.resolve("checkpoints"));
+        List<String> dirs = stateful && end == State.FINISHED ? List.of(WORK_DIR, CHECKPOINTS_DIR) : List.of(WORK_DIR);
+        for (String dir : dirs) {
+            try {
+                CompletedCheckpoint.deleteTree(jobStateDir.resolve(dir));
+            } catch (IOException e) {
+                LOG.warn("job={} cannot delete {}: {}", graph.name(), jobStateDir.resolve(dir), e.toString());
             }
-        } catch (IOException e) {
-            LOG.warn("job={} could not clean up its state directory {}: {}", graph.name(), jobStateDir, e.toString());
         }
     }
 

@@ -73,6 +73,7 @@ final class DatagenSource implements Source {
                 return t;
             });
         }
+        List<DatagenShardReader> readers = new ArrayList<>();
         for (int i = 0; i < shards; i++) {
             long limit = numberOfRows >= 0 ? numberOfRows / shards + (i < numberOfRows % shards ? 1 : 0) : -1;
             FieldGenerator[] gens = new FieldGenerator[fields.size()];
@@ -88,9 +89,10 @@ final class DatagenSource implements Source {
                     gens[f] = spec.generator(0);
                 }
             }
-            listener.shardAssigned(new DatagenShardReader(table, i, gens, limit, perShard,
+            readers.add(new DatagenShardReader(table, i, gens, limit, perShard,
                     seed * 0x9E3779B97F4A7C15L + i, timer, listener.checkpointedPosition("datagen-" + i).orElse(0)));
         }
+        listener.shardsAssigned(readers);
         listener.noMoreShards();
     }
 

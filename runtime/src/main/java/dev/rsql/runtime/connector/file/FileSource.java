@@ -153,12 +153,14 @@ final class FileSource implements Source {
     @Override
     public void start(ShardListener listener) {
         TableSchema schema = context.table().schema();
+        List<FileShardReader> readers = new ArrayList<>();
         for (Path f : files) {
             String shardId = base == null ? f.getFileName().toString() : base.relativize(f).toString();
-            listener.shardAssigned(new FileShardReader(shardId, f,
+            readers.add(new FileShardReader(shardId, f,
                     context.createDecoder(FileConnectorFactory.defaultFormat(context), schema.physicalRowType(), schema.physicalPositions(), schema.columns().size()),
                     pathColumns, lineColumns, lineAsInt, listener.checkpointedPosition(shardId).orElse(0)));
         }
+        listener.shardsAssigned(readers);
         listener.noMoreShards();
     }
 

@@ -239,7 +239,9 @@ final class RocketMqSource implements Source {
         for (RocketMqShardReader r : added) {
             LOG.info("job={} table={}: queue assigned: {} starting at offset {}", options.job, options.table,
                     r.description(), r.position());
-            l.shardAssigned(r);
+        }
+        if (!added.isEmpty()) {
+            l.shardsAssigned(added);
         }
     }
 

@@ -9,6 +9,7 @@ import dev.rsql.runtime.graph.JobGraph;
 import dev.rsql.runtime.table.Column;
 import dev.rsql.runtime.table.TableDescriptor;
 import dev.rsql.runtime.table.TableSchema;
+import dev.rsql.runtime.testing.Await;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
@@ -36,7 +37,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -250,17 +250,11 @@ public final class RocketMqTestSupport implements BeforeAllCallback {
 
     /** Polls a condition every few milliseconds until it holds; fails the test after the timeout. */
     static void await(String what, Duration timeout, BooleanSupplier condition) {
-        await(timeout, condition, () -> what);
+        Await.until(what, timeout, condition);
     }
 
     static void await(Duration timeout, BooleanSupplier condition, Supplier<String> what) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after " + timeout.toMillis() + " ms waiting for " + what.get());
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-        }
+        Await.until(what, timeout, condition);
     }
 
     // ---- jobs and tables ----

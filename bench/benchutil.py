@@ -1,0 +1,27 @@
+"""What the benchmarks share: where they work, and reading a job's log and GC log."""
+import os
+import re
+from datetime import datetime
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WORK = os.path.join(ROOT, 'bench', 'work')
+
+LOG_TS = re.compile(r'^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3})')
+
+
+def ts_of(line):
+    return datetime.strptime(LOG_TS.match(line).group(1), '%Y-%m-%d %H:%M:%S.%f').timestamp()
+
+
+def processing_seconds(lines, started='started reading'):
+    """Seconds from the first log line containing `started` (a task's first record) to the job's end: JVM start and
+    planning excluded."""
+    first = next(ts_of(l) for l in lines if started in l)
+    last = next(ts_of(l) for l in reversed(lines) if re.search(r'instance=\S+ finished', l))
+    return max(last - first, 1e-3)
+
+
+def heap_after_gc(gclog):
+    """The most heap in use after a GC (MB) and the number of GCs, from a -Xlog:gc file."""
+    after_gc = [int(m.group(1)) for m in re.finditer(r'->(\d+)M\(', open(gclog).read())]
+    return (max(after_gc) if after_gc else 0), len(after_gc)

@@ -1,0 +1,226 @@
+package dev.rsql.runtime.exec;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.rsql.runtime.aggregate.AggregateCall;
+import dev.rsql.runtime.aggregate.CountFunction;
+import dev.rsql.runtime.config.Options;
+import dev.rsql.runtime.data.Row;
+import dev.rsql.runtime.graph.EmitSpec;
+import dev.rsql.runtime.graph.ExchangeNode;
+import dev.rsql.runtime.graph.GraphBuilder;
+import dev.rsql.runtime.graph.JobGraph;
+import dev.rsql.runtime.graph.WindowSpec;
+import dev.rsql.runtime.table.Column;
+import dev.rsql.runtime.table.TableDescriptor;
+import dev.rsql.runtime.table.TableSchema;
+import dev.rsql.runtime.testing.Await;
+import dev.rsql.runtime.testing.CollectSinkFactory;
+import dev.rsql.runtime.testing.ScriptedSourceFactory;
+import dev.rsql.runtime.testing.ScriptedSourceFactory.Shard;
+import dev.rsql.runtime.types.DataType;
+import dev.rsql.runtime.types.RowType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Checkpoints and source shards where a job starts, restarts and rebalances: what a crash or a finished run leaves
+ * behind, a checkpoint racing with a shard's arrival, and the shards of one assignment starting together.
+ */
+class CheckpointRecoveryTest {
+
+    static final long BASE = 1_700_000_000_000L;
+    static final long WINDOW = 10_000;
+    static final RowType EVENTS = RowType.builder().field("k", DataType.string())
+            .field("v", DataType.of(DataType.Kind.BIGINT)).field("ts", DataType.timestamp(3)).build();
+    static final RowType WITH_WATERMARK = RowType.builder().field("k", DataType.string())
+            .field("v", DataType.of(DataType.Kind.BIGINT)).field("ts", DataType.timestamp(3))
+            .field("wm", DataType.timestamp(3)).build();
+    static final RowType COUNTS = RowType.builder().field("k", DataType.string())
+            .field("cnt", DataType.of(DataType.Kind.BIGINT).notNull()).field("ws", DataType.timestamp(3))
+            .field("we", DataType.timestamp(3)).field("wt", DataType.timestamp(3)).build();
+
+    final String sourceId = UUID.randomUUID().toString();
+    final String sinkId = UUID.randomUUID().toString();
+
+    static TableDescriptor table(String name, String connector, RowType type, Map<String, String> options) {
+        List<Column> columns = new ArrayList<>();
+        for (int i = 0; i < type.size(); i++) {
+            columns.add(Column.physical(type.name(i), type.type(i)));
+        }
+        return new TableDescriptor(name, new TableSchema(columns, List.of()), connector, new Options(options));
+    }
+
+    /** A tumbling count per key over the scripted source (unbounded), watermark = event time. */
+    JobGraph graph() {
+        return graph(false);
+    }
+
+    JobGraph graph(boolean bounded) {
+        GraphBuilder b = new GraphBuilder("recovery");
+        b.source(table("events", "scripted", EVENTS, Map.of("id", sourceId, "bounded", String.valueOf(bounded))))
+                .map(WITH_WATERMARK, r -> new Object[]{r[0], r[1], r[2], r[2]})
+                .watermark(2, 3)
+                .window(WindowSpec.tumble(2, true, WINDOW))
+                .exchange(0)
+                .windowAggregate(new int[]{0}, 4, 5, true, false,
+                        List.of(new AggregateCall("COUNT(*)", () -> new CountFunction(-1))), EmitSpec.ON_WATERMARK,
+                        COUNTS, null)
+                .sinkTo(table("counts", "collect", COUNTS, Map.of("id", sinkId)));
+        return b.build();
+    }
+
+    static JobInstance start(JobGraph graph, Path stateDir, String checkpointInterval) throws Exception {
+        JobInstance job = new JobInstance(graph, EngineContext.of(Map.of("checkpoint.interval", checkpointInterval,
+                "worker.threads", "2", "parallelism", "2", "state.dir", stateDir.toString())));
+        job.start();
+        return job;
+    }
+
+    /** Key "a", one row a second from BASE. */
+    static List<Object[]> rows(int n) {
+        List<Object[]> rows = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            rows.add(new Object[]{"a", 1L, BASE + i * 1000L});
+        }
+        return rows;
+    }
+
+    static long checkpoint(JobInstance job) throws Exception {
+        return job.checkpoint().get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aJobRestartsWhereACrashLeftACheckpointHalfWritten(@TempDir Path dir) throws Exception {
+        JobGraph graph = graph();
+        JobInstance job = start(graph, dir, "1h");
+        ScriptedSourceFactory.listener(sourceId).shardsAssigned(List.of(new Shard("s0", rows(50), 0)));
+        assertEquals(1, checkpoint(job));
+        job.stop();     // takes checkpoint 2
+
+        // A process killed during checkpoint 3 leaves the snapshot of one task, and no metadata.
+        String partition = graph.nodes().stream().filter(n -> n instanceof ExchangeNode).findFirst().orElseThrow().id()
+                + "#0";
+        Path leftover = dir.resolve("recovery").resolve("checkpoints").resolve("chk-3")
+                .resolve(TaskDirs.safeName(partition));
+        Files.createDirectories(leftover);
+        Files.writeString(leftover.resolve("CURRENT"), "MANIFEST-000004\n");
+
+        JobInstance restarted = start(graph, dir, "1h");
+        try {
+            var listener = ScriptedSourceFactory.listener(sourceId);
+            listener.shardsAssigned(List.of(new Shard("s0", rows(50), listener.checkpointedPosition("s0").orElse(0))));
+            assertEquals(3, checkpoint(restarted));
+            assertNull(restarted.failure());
+        } finally {
+            restarted.stop();
+        }
+    }
+
+    @Test
+    void aFinishedJobRunsAgainFromTheBeginning(@TempDir Path dir) throws Exception {
+        JobGraph graph = graph(true);
+        for (int run = 1; run <= 2; run++) {
+            CollectSinkFactory.clear(sinkId);
+            JobInstance job = start(graph, dir, "1h");
+            var listener = ScriptedSourceFactory.listener(sourceId);
+            Shard s0 = new Shard("s0", rows(100), listener.checkpointedPosition("s0").orElse(0));
+            listener.shardsAssigned(List.of(s0));
+            listener.noMoreShards();
+            // A checkpoint after every row was read, and windows [0 s, 10 s) .. [80 s, 90 s) fired.
+            Await.until("the shard read", Duration.ofSeconds(30), () -> s0.lag() == 0);
+            assertEquals(1, checkpoint(job), "run " + run + " starts without checkpoints");
+            s0.end();
+            assertTrue(job.awaitTermination(Duration.ofSeconds(30)));
+            assertEquals(JobInstance.State.FINISHED, job.state());
+            List<Row> windows = CollectSinkFactory.rows(sinkId);
+            assertEquals(10, windows.size(), "run " + run + ": " + windows);
+            for (Row r : windows) {
+                assertEquals(10L, r.get(1), "run " + run + ", window " + r);
+            }
+        }
+    }
+
+    @Test
+    void aCheckpointTriggeredWhileAShardIsBeingAssignedCompletes(@TempDir Path dir) throws Exception {
+        JobInstance job = start(graph(), dir, "1h");
+        try {
+            var listener = ScriptedSourceFactory.listener(sourceId);
+            listener.shardsAssigned(List.of(new Shard("s0", rows(50), 0)));
+            assertEquals(1, checkpoint(job));
+
+            // A second shard arrives (a rebalance), and a checkpoint is triggered just when its task is connected to
+            // the partitions downstream but not yet running: the checkpoint must wait for it or leave it out.
+            Shard s1 = new Shard("s1", rows(50), 0);
+            CompletableFuture<CompletableFuture<Long>> triggered = new CompletableFuture<>();
+            s1.onTaskCreated = () -> {
+                Thread t = new Thread(() -> triggered.complete(job.checkpoint()), "trigger");
+                t.start();
+                Await.until("the checkpoint triggered, or waiting to be", Duration.ofSeconds(30),
+                        () -> triggered.isDone() || t.getState() == Thread.State.BLOCKED);
+            };
+            listener.shardsAssigned(List.of(s1));
+            assertEquals(2, triggered.get(30, TimeUnit.SECONDS).get(30, TimeUnit.SECONDS));
+            assertEquals(3, checkpoint(job));
+        } finally {
+            job.stop();
+        }
+    }
+
+    @Test
+    void shardsAssignedTogetherAllConnectBeforeAnyIsRead(@TempDir Path dir) throws Exception {
+        ListAppender<ILoggingEvent> taskLog = new ListAppender<>();
+        Logger taskLogger = (Logger) LoggerFactory.getLogger(Task.class);
+        taskLogger.addAppender(taskLog);
+        taskLog.start();
+        JobInstance job = start(graph(), dir, "100ms");
+        try {
+            Shard s0 = new Shard("s0", rows(100), 0);
+            Shard s1 = new Shard("s1", rows(100), 0);
+            // The watermark downstream is the minimum over the shards connected so far: had s0 been read before s1
+            // was connected, s0 alone would move it, and s1's rows would come late.
+            AtomicBoolean readEarly = new AtomicBoolean();
+            s0.onRead = () -> readEarly.compareAndSet(false, !s1.taskCreated);
+            // An engine that started s0's task before connecting s1 has logged the start by now: let it read s0.
+            s1.onShardId = () -> {
+                boolean s0Started;
+                synchronized (taskLog) {     // the appender appends under its own lock
+                    s0Started = taskLog.list.stream().anyMatch(e -> e.getFormattedMessage()
+                            .contains("task=events#s0 started reading"));
+                }
+                if (s0Started) {
+                    Await.until("s0 to be read", Duration.ofSeconds(30), () -> s0.read);
+                }
+            };
+            ScriptedSourceFactory.listener(sourceId).shardsAssigned(List.of(s0, s1));
+
+            // Windows [0 s, 10 s) .. [80 s, 90 s) close at the last watermark, 99 s: 10 rows of each shard in each.
+            Await.until("9 windows", Duration.ofSeconds(30), () -> CollectSinkFactory.rows(sinkId).size() >= 9);
+            assertFalse(readEarly.get(), "a shard was read before the other one of its assignment was connected");
+            for (Row r : CollectSinkFactory.rows(sinkId)) {
+                assertEquals(20L, r.get(1), "window " + r);
+            }
+        } finally {
+            job.stop();
+            taskLogger.detachAppender(taskLog);
+        }
+    }
+}
