@@ -10,6 +10,7 @@ import dev.rsql.runtime.connector.SinkWriter;
 import dev.rsql.runtime.connector.SinkWriterContext;
 import dev.rsql.runtime.connector.Source;
 import dev.rsql.runtime.exec.exchange.LocalExchange;
+import dev.rsql.runtime.graph.ErrorPolicy;
 import dev.rsql.runtime.graph.ExchangeNode;
 import dev.rsql.runtime.graph.GraphNode;
 import dev.rsql.runtime.graph.JobGraph;
@@ -29,7 +30,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -40,6 +43,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 
 /**
  * Runs one job's graph in this process: creates its sinks, exchanges and sources, a task for every shard the sources
@@ -216,15 +220,46 @@ public final class JobInstance implements AutoCloseable {
 
     private void startPartitionTask(LocalExchange exchange, int partition) throws Exception {
         String id = exchange.node().id() + "#" + partition;
+        SinkWriterContext writerContext = writerContext(id);
+        RecordErrorHandler errors = partitionErrorHandler(id, exchange.node(), writerContext);
         Task task = coordinator.addTask(firstCheckpoint -> {
             AtomicReference<Task> self = new AtomicReference<>();
             TaskTopology topology = TaskTopology.build(exchange.node(), new TaskTopology.Resources(graph, sinks,
-                    exchanges, writerContext(id), () -> self.get().wakeUp(), firstCheckpoint));
-            PartitionTask t = new PartitionTask(id, services, topology, exchange.gate(partition), partition);
+                    exchanges, writerContext, () -> self.get().wakeUp(), firstCheckpoint));
+            PartitionTask t = new PartitionTask(id, services, topology, exchange.gate(partition), partition, errors);
             self.set(t);
             return t;
         }, t -> tasks.put(id, t));
         task.start();
+    }
+
+    /**
+     * A row that a function fails on after an exchange no longer knows its source record: it is skipped only when
+     * every source table upstream says skip, and dead-lettered when they agree on one dead-letter table.
+     */
+    private RecordErrorHandler partitionErrorHandler(String taskId, GraphNode exchange, SinkWriterContext context)
+            throws Exception {
+        List<SourceNode> upstream = new ArrayList<>();
+        collectSources(exchange, upstream);
+        boolean skip = upstream.stream().allMatch(s -> s.errorPolicy() == ErrorPolicy.SKIP);
+        Set<TableDescriptor> deadLetters = upstream.stream().map(SourceNode::deadLetterTable)
+                .filter(Objects::nonNull).collect(Collectors.toSet());
+        TableDescriptor dl = skip && deadLetters.size() == 1 ? deadLetters.iterator().next() : null;
+        String tables = upstream.stream().map(s -> s.table().name()).distinct().collect(Collectors.joining(", "));
+        return new RecordErrorHandler(graph.name(), taskId, tables, skip ? ErrorPolicy.SKIP : ErrorPolicy.FAIL,
+                dl == null ? null : services.sideOutput(dl, context), dl == null ? null : dl.schema().rowType());
+    }
+
+    private static void collectSources(GraphNode node, List<SourceNode> into) {
+        if (node instanceof SourceNode) {
+            if (!into.contains(node)) {
+                into.add((SourceNode) node);
+            }
+            return;
+        }
+        for (GraphNode in : node.inputs()) {
+            collectSources(in, into);
+        }
     }
 
     /** Receives the shards of one source and runs a task for each. */

@@ -3,6 +3,7 @@ package dev.rsql.runtime.exec;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.exec.exchange.GateReader;
 import dev.rsql.runtime.exec.exchange.InputGate;
+import dev.rsql.runtime.graph.FunctionException;
 
 /**
  * A task reading one partition of an exchange: the keyed, stateful part of a job. It takes part in a checkpoint when
@@ -14,8 +15,9 @@ final class PartitionTask extends Task implements GateReader.Handler {
     private final InputGate gate;
     private final int partition;
 
-    PartitionTask(String id, TaskServices services, TaskTopology topology, InputGate gate, int partition) {
-        super(id, services, topology);
+    PartitionTask(String id, TaskServices services, TaskTopology topology, InputGate gate, int partition,
+                  RecordErrorHandler errors) {
+        super(id, services, topology, errors);
         TaskSnapshot restored = services.restored(id);
         this.reader = new GateReader(gate, restored == null ? Long.MIN_VALUE : restored.watermark());
         this.gate = gate;
@@ -47,6 +49,19 @@ final class PartitionTask extends Task implements GateReader.Handler {
     @Override
     public void watermark(long watermark) throws Exception {
         head.emitWatermark(watermark);
+    }
+
+    /**
+     * The row may have been made here (e.g. a window's result, fired by a watermark) and no longer knows its source
+     * records, so the row itself is what the error names and dead-letters.
+     */
+    @Override
+    boolean skipFailedRow(Row row, FunctionException failure) throws Exception {
+        String position = "partition " + partition + ", row " + row;
+        if (errors.functionError(position, row, failure)) {
+            return true;
+        }
+        throw RecordException.processing(services.jobName(), id, position, failure);
     }
 
     @Override

@@ -10,6 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -69,7 +70,7 @@ final class RecordErrorHandler {
         LOG.warn("job={} task={} skipped a record of table {} at {}: {}", jobName, taskId, tableName, position,
                 f.getMessage());
         if (deadLetter != null) {
-            byte[] payload = java.util.Arrays.deepToString(row.fields()).getBytes(StandardCharsets.UTF_8);
+            byte[] payload = Arrays.deepToString(row.fields()).getBytes(StandardCharsets.UTF_8);
             deadLetter.write(Row.insert(deadLetterRow(position, payload, f)));
         }
         return true;

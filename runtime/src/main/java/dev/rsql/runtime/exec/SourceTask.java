@@ -5,6 +5,7 @@ import dev.rsql.runtime.connector.ShardReader;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.exec.exchange.ExchangeWriter;
 import dev.rsql.runtime.exec.exchange.StreamEvent;
+import dev.rsql.runtime.graph.FunctionException;
 
 import java.util.Map;
 import java.util.TreeMap;
@@ -19,11 +20,12 @@ import java.util.concurrent.TimeUnit;
 final class SourceTask extends Task implements ReaderOutput {
 
     private final ShardReader reader;
-    private final RecordErrorHandler errorHandler;
     private final boolean commitOnFinish;
     private final long idleTimeoutMillis;
     private final Map<Long, Long> checkpointPositions = new TreeMap<>();
     private long committedPosition = -1;
+    /** The position of the record being processed, for errors raised while it is. */
+    private long currentPosition = -1;
     private long lastRecordMillis = System.currentTimeMillis();
     private boolean idle;
     private boolean idleCheckScheduled;
@@ -35,9 +37,8 @@ final class SourceTask extends Task implements ReaderOutput {
      */
     SourceTask(String id, TaskServices services, TaskTopology topology, ShardReader reader,
                RecordErrorHandler errorHandler, boolean commitOnFinish, long idleTimeoutMillis) {
-        super(id, services, topology);
+        super(id, services, topology, errorHandler);
         this.reader = reader;
-        this.errorHandler = errorHandler;
         this.commitOnFinish = commitOnFinish;
         this.idleTimeoutMillis = idleTimeoutMillis;
         reader.setAvailabilityListener(this::wakeUp);
@@ -98,20 +99,22 @@ final class SourceTask extends Task implements ReaderOutput {
     @Override
     public void emit(long position, Row row) throws Exception {
         recordsIn++;
+        currentPosition = position;
         try {
             head.emit(row);
         } catch (Exception e) {
-            // A function that failed on the record (FunctionException): the table's error policy decides.
-            if (errorHandler.functionError(reader.describePosition(position), row, e)) {
-                return;
-            }
             throw RecordException.processing(services.jobName(), id, reader.describePosition(position), e);
         }
     }
 
     @Override
+    boolean skipFailedRow(Row row, FunctionException failure) throws Exception {
+        return errors.functionError(reader.describePosition(currentPosition), row, failure);
+    }
+
+    @Override
     public void decodeError(long position, byte[] payload, Exception cause) throws Exception {
-        errorHandler.decodeError(reader.describePosition(position), payload, cause);
+        errors.decodeError(reader.describePosition(position), payload, cause);
     }
 
     @Override
@@ -160,11 +163,6 @@ final class SourceTask extends Task implements ReaderOutput {
     }
 
     @Override
-    void flushSideOutputs() throws Exception {
-        errorHandler.flush();
-    }
-
-    @Override
     void beforeClose(boolean endOfInput) throws Exception {
         if (commitOnFinish) {
             commit(reader.position());
@@ -173,18 +171,7 @@ final class SourceTask extends Task implements ReaderOutput {
 
     @Override
     void closeInput() {
-        try {
-            errorHandler.close();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        } finally {
-            reader.close();
-        }
-    }
-
-    @Override
-    long skipped() {
-        return errorHandler.skipped();
+        reader.close();
     }
 
     @Override

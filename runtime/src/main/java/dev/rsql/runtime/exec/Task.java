@@ -3,8 +3,10 @@ package dev.rsql.runtime.exec;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.connector.SinkWriter;
 import dev.rsql.runtime.connector.SinkWriterContext;
+import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.exec.exchange.ExchangeWriter;
 import dev.rsql.runtime.exec.exchange.StreamEvent;
+import dev.rsql.runtime.graph.FunctionException;
 import dev.rsql.runtime.operator.Operator;
 import dev.rsql.runtime.operator.OperatorContext;
 import dev.rsql.runtime.operator.Output;
@@ -47,6 +49,8 @@ public abstract class Task {
     protected final TaskServices services;
     protected final TaskTopology topology;
     protected final Output head;
+    /** Skips or fails on records and rows that cannot be processed, per the source tables' policy. */
+    protected final RecordErrorHandler errors;
     private final Queue<Runnable> mailbox = new ConcurrentLinkedQueue<>();
     private final AtomicInteger schedule = new AtomicInteger(IDLE);
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
@@ -66,8 +70,9 @@ public abstract class Task {
     private volatile long lastCheckpointMillis;
     private volatile Throwable failure;
 
-    Task(String id, TaskServices services, TaskTopology topology) {
+    Task(String id, TaskServices services, TaskTopology topology, RecordErrorHandler errors) {
         this.id = id;
+        this.errors = errors;
         this.services = services;
         this.topology = topology;
         this.head = topology.head();
@@ -294,8 +299,9 @@ public abstract class Task {
     void recordCheckpoint(long checkpointId, long position) {
     }
 
-    /** Hook: flush writers the topology does not know (dead letters). */
-    void flushSideOutputs() throws Exception {
+    /** Flushes the writers the topology does not know (dead letters). */
+    private void flushSideOutputs() throws Exception {
+        errors.flush();
     }
 
     /** Ends the task: at the end of its input, or on a stop request (open windows then stay in state). */
@@ -339,10 +345,13 @@ public abstract class Task {
             }
         }
         try {
+            errors.close();
             closeInput();
-        } catch (RuntimeException e) {
+        } catch (Exception e) {
             if (cause != null) {
                 cause.addSuppressed(e);
+            } else {
+                LOG.warn("job={} task={}: closing its input failed", services.jobName(), id, e);
             }
         }
         if (state != null) {
@@ -380,8 +389,8 @@ public abstract class Task {
     }
 
     /** Skipped records, for status. */
-    long skipped() {
-        return 0;
+    final long skipped() {
+        return errors.skipped();
     }
 
     /** Records not yet read from the input, for status (-1 unknown). */
@@ -400,6 +409,9 @@ public abstract class Task {
     public String toString() {
         return "Task " + id;
     }
+
+    /** A function failed on a row: true when the task's error policy skips it (see {@link OperatorContext}). */
+    abstract boolean skipFailedRow(Row row, FunctionException failure) throws Exception;
 
     /** The operators' view of this task. */
     private final class Context implements OperatorContext {
@@ -439,6 +451,11 @@ public abstract class Task {
             nextWakeup = time;
             long delay = Math.max(0, time - System.currentTimeMillis());
             services.timers().schedule(() -> sendMail(() -> onProcessingTime(time)), delay, TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        public boolean skipFailedRow(Row row, FunctionException failure) throws Exception {
+            return Task.this.skipFailedRow(row, failure);
         }
 
         @Override

@@ -3,6 +3,7 @@ package dev.rsql.runtime.operator;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.graph.CorrelateFunction;
 import dev.rsql.runtime.graph.CorrelateNode;
+import dev.rsql.runtime.graph.FunctionException;
 
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -18,6 +19,7 @@ public final class CorrelateOperator implements Operator, Consumer<Object> {
     private final boolean left;
     private final int functionColumns;
     private final Output output;
+    private OperatorContext context;
 
     // The row being processed, for accept(); one thread per task.
     private Row current;
@@ -34,6 +36,7 @@ public final class CorrelateOperator implements Operator, Consumer<Object> {
 
     @Override
     public void open(OperatorContext context) throws Exception {
+        this.context = context;
         function.open(context);
     }
 
@@ -44,6 +47,11 @@ public final class CorrelateOperator implements Operator, Consumer<Object> {
         emitFailure = null;
         try {
             function.apply(row.fields(), this);
+        } catch (FunctionException e) {
+            if (context.skipFailedRow(row, e)) {
+                return;
+            }
+            throw e;
         } finally {
             current = null;
         }

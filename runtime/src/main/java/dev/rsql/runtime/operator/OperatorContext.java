@@ -2,7 +2,9 @@ package dev.rsql.runtime.operator;
 
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.connector.SinkWriter;
+import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.graph.FunctionContext;
+import dev.rsql.runtime.graph.FunctionException;
 import dev.rsql.runtime.state.KeyedStateBackend;
 import dev.rsql.runtime.table.TableDescriptor;
 
@@ -27,6 +29,12 @@ public interface OperatorContext extends FunctionContext {
 
     /** Asks for {@link Operator#onProcessingTime} to be called once processing time reaches {@code time}. */
     void requestProcessingTime(long time);
+
+    /**
+     * A function failed on a row. True when the error policy of the rows' source tables is to skip (the row has been
+     * counted, logged and dead-lettered, and the operator drops it); false when the failure must fail the task.
+     */
+    boolean skipFailedRow(Row row, FunctionException failure) throws Exception;
 
     /** A writer of this task for a table that is not a sink of the graph, e.g. a late-data table. */
     SinkWriter sideOutput(TableDescriptor table) throws Exception;

@@ -1,7 +1,6 @@
 package dev.rsql.runtime.operator;
 
 import dev.rsql.runtime.data.Row;
-import dev.rsql.runtime.graph.FunctionException;
 
 import java.util.List;
 
@@ -37,20 +36,8 @@ public interface Output {
         return new Output() {
             @Override
             public void emit(Row row) throws Exception {
-                // A function failing on one branch does not keep the row from the others; the failure is rethrown
-                // once every branch has had the row, and the source's error policy decides (fail, or skip).
-                FunctionException failed = null;
                 for (Output o : all) {
-                    try {
-                        o.emit(row);
-                    } catch (FunctionException e) {
-                        if (failed == null) {
-                            failed = e;
-                        }
-                    }
-                }
-                if (failed != null) {
-                    throw failed;
+                    o.emit(row);
                 }
             }
 

@@ -246,6 +246,42 @@ class UserFunctionsTest {
         assertEquals(Map.of(1L, 1L, 3L, 1L), table);
     }
 
+    /**
+     * After an exchange a row no longer knows its source record; a function failing there follows the upstream
+     * tables' policy: with SKIP the window's result row is dead-lettered and the others arrive; with FAIL the job
+     * fails naming the function and the row.
+     */
+    @Test
+    void aFunctionFailingAfterAnExchangeFollowsTheUpstreamPolicy() throws Exception {
+        List<String> rows = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            // Key a: 3 rows in minute 0, 1 in minute 1; key b: 2 in minute 0.
+            String k = i < 4 && i != 1 ? "a" : "b";
+            rows.add("{\"k\":\"" + k + "\",\"ts\":\"2024-01-01 10:0" + (i == 5 ? "1" : "0") + ":0" + i + "\"}");
+        }
+        rows.set(5, "{\"k\":\"a\",\"ts\":\"2024-01-01 10:01:05\"}");
+        String query = "INSERT INTO o SELECT k, fragile(CAST(COUNT(*) AS INT)) FROM fx"
+                + " GROUP BY k, TUMBLE(ts, INTERVAL '1' MINUTE)";
+        String table = "CREATE TABLE fx (k VARCHAR, ts TIMESTAMP, WATERMARK FOR ts AS withOffset(ts, 0))"
+                + " WITH (type = 'values', id = 'fx'%s);\n";
+        ValuesSourceFactory.register("fx", rows);
+        Map<String, List<Row>> out = run(FUNCTIONS
+                + String.format(table, ", 'scan.error-policy' = 'skip', 'scan.dead-letter-table' = 'dl'")
+                + sink("dl", "table_name VARCHAR, `position` VARCHAR, error VARCHAR, payload VARCHAR")
+                + sink("o", "k VARCHAR, c INT") + query, "o", "dl");
+        assertEquals(List.of("[a, 10]", "[b, 20]"), rows(out.get("o")));
+        assertEquals(1, out.get("dl").size());
+        assertTrue(String.valueOf(out.get("dl").get(0).get(2)).contains("fragile(3) failed"),
+                String.valueOf(out.get("dl").get(0)));
+
+        JobInstance job = FunctionTesting.start(context(), FUNCTIONS + String.format(table, "")
+                + sink("o", "k VARCHAR, c INT") + query);
+        assertTrue(job.awaitTermination(Duration.ofSeconds(60)));
+        assertNotNull(job.failure(), "the job fails");
+        String m = job.failure().getMessage();
+        assertTrue(m.contains("fragile(3) failed") && m.contains("partition") && m.contains("row +I[a, "), m);
+    }
+
     @Test
     void unusableClassesAreReportedAtTheirCreateFunction() {
         PlanningException e = assertThrows(PlanningException.class, () -> FunctionTesting.run(context(),
