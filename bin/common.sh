@@ -19,7 +19,7 @@ if ! ls "$RSQL_HOME"/lib/*.jar >/dev/null 2>&1; then
 fi
 RSQL_CLASSPATH="$RSQL_HOME/lib/*"
 RSQL_JAVA_OPTS="${RSQL_HEAP_OPTS:--Xms64m -Xmx512m} ${JAVA_OPTS:-} -Dlogback.configurationFile=$RSQL_HOME/conf/logback.xml \
- -Dslf4j.provider=ch.qos.logback.classic.spi.LogbackServiceProvider \
+ -Dslf4j.provider=ch.qos.logback.classic.spi.LogbackServiceProvider -Dslf4j.internal.verbosity=WARN \
  -Drmq.logback.configurationFile=$RSQL_HOME/conf/rocketmq-logback.xml -Drsql.rocketmq.log.dir=$RSQL_HOME/log/rocketmq"
 
 # Prints every job name under jobs/: jobs/x.sql is x, jobs/ns/y.sql is ns/y.
