@@ -84,7 +84,8 @@ public final class CalcCompiler {
     /** Adds a program; the returned factory works once {@link #compile()} has run. */
     public Supplier<CalcFunction> add(RexProgram program) {
         String name = "Calc" + classes.size();
-        classes.add(generate(name, ConstantLikeRewriter.rewrite(program, rexBuilder)));
+        classes.add(generate(name, TimestampCastRewriter.rewrite(ConstantLikeRewriter.rewrite(program, rexBuilder),
+                rexBuilder)));
         CompiledCalc calc = new CompiledCalc(PACKAGE + "." + unitName + "$" + name);
         pending.add(calc);
         return calc;

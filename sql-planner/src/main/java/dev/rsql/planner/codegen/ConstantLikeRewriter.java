@@ -1,9 +1,6 @@
 package dev.rsql.planner.codegen;
 
 import dev.rsql.planner.functions.LikeMatcher;
-import org.apache.calcite.adapter.enumerable.NullPolicy;
-import org.apache.calcite.adapter.enumerable.RexImpTable;
-import org.apache.calcite.adapter.enumerable.CallImplementor;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.rex.RexBuilder;
@@ -14,16 +11,8 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexProgramBuilder;
 import org.apache.calcite.rex.RexShuttle;
-import org.apache.calcite.schema.FunctionParameter;
-import org.apache.calcite.schema.ImplementableFunction;
-import org.apache.calcite.sql.SqlIdentifier;
-import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
-import org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.calcite.sql.type.OperandTypes;
-import org.apache.calcite.sql.type.ReturnTypes;
-import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -34,26 +23,11 @@ import java.util.List;
  */
 final class ConstantLikeRewriter {
 
-    private static final CallImplementor IMPLEMENTOR = RexImpTable.createImplementor((translator, call, operands) -> {
+    static final SqlOperator CONSTANT_LIKE = GeneratedCallOperator.of("LIKE", (translator, call, operands) -> {
         Expression escape = operands.size() > 2 ? operands.get(2) : Expressions.constant(null, String.class);
         return Expressions.call(Expressions.call(LikeMatcher.class, "compile", operands.get(1), escape), "matches",
                 operands.get(0));
-    }, NullPolicy.STRICT, false);
-
-    static final SqlOperator CONSTANT_LIKE = new SqlUserDefinedFunction(new SqlIdentifier("LIKE", SqlParserPos.ZERO),
-            SqlKind.OTHER_FUNCTION, ReturnTypes.BOOLEAN_NULLABLE, null,
-            OperandTypes.operandMetadata(List.of(), f -> List.of(), i -> "", i -> false),
-            new ImplementableFunction() {
-                @Override
-                public CallImplementor getImplementor() {
-                    return IMPLEMENTOR;
-                }
-
-                @Override
-                public List<FunctionParameter> getParameters() {
-                    return List.of();
-                }
-            });
+    });
 
     private ConstantLikeRewriter() {
     }

@@ -283,9 +283,9 @@ public final class BuiltinFunctions {
                         + "HH:mm:ss[.fraction]' (or 'yyyy-MM-dd'), or one in the given format, as a TIMESTAMP. NULL "
                         + "if the string does not match.")
                 .blink("The BIGINT form takes milliseconds (Flink has only string forms; use TO_TIMESTAMP_LTZ there).")
-                .example("TO_TIMESTAMP(1513135677000)", "2017-12-13 03:27:57")
-                .example("TO_TIMESTAMP('2017-09-15 00:00:00')", "2017-09-15 00:00:00")
-                .example("TO_TIMESTAMP('15/09/2017', 'dd/MM/yyyy')", "2017-09-15 00:00:00").add();
+                .example("TO_TIMESTAMP(1513135677000)", "2017-12-13 03:27:57.000")
+                .example("TO_TIMESTAMP('2017-09-15 00:00:00')", "2017-09-15 00:00:00.000")
+                .example("TO_TIMESTAMP('15/09/2017', 'dd/MM/yyyy')", "2017-09-15 00:00:00.000").add();
         r.scalar("TO_DATE", TEMPORAL, t).sig("DATE TO_DATE(INT days)", "toDate")
                 .sig("DATE TO_DATE(VARCHAR s)", "toDate").sig("DATE TO_DATE(VARCHAR s, VARCHAR format)", "toDate")
                 .doc("Days since 1970-01-01, a 'yyyy-MM-dd' string, or a string in the given format, as a DATE.")
@@ -310,7 +310,7 @@ public final class BuiltinFunctions {
         r.scalar("TO_TIMESTAMP_TZ", TEMPORAL, t).sig("TIMESTAMP TO_TIMESTAMP_TZ(VARCHAR s, VARCHAR tz)", "toTimestampTz")
                 .sig("TIMESTAMP TO_TIMESTAMP_TZ(VARCHAR s, VARCHAR format, VARCHAR tz)", "toTimestampTz")
                 .doc("Reads s as a time in zone tz and returns it as a TIMESTAMP in the job's zone.")
-                .example("TO_TIMESTAMP_TZ('2017-09-15 08:00:00', 'Asia/Shanghai')", "2017-09-15 00:00:00").add();
+                .example("TO_TIMESTAMP_TZ('2017-09-15 08:00:00', 'Asia/Shanghai')", "2017-09-15 00:00:00.000").add();
         r.scalar("CONVERT_TZ", TEMPORAL, t).sig("VARCHAR CONVERT_TZ(VARCHAR s, VARCHAR fromTz, VARCHAR toTz)", "convertTz")
                 .doc("A 'yyyy-MM-dd HH:mm:ss' time in fromTz as the time in toTz.")
                 .blink("Flink operator table; presence in Blink not verified.")

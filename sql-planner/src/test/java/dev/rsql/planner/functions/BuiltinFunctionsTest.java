@@ -189,15 +189,18 @@ class BuiltinFunctionsTest {
                 "FROM_UNIXTIME(-1)", "1969-12-31 23:59:59",
                 "FROM_UNIXTIME(nb)", "NULL",
                 "FROM_UNIXTIME(big / 1000, 'HH:mm:ss')", "03:27:57",
-                "TO_TIMESTAMP(big)", "2017-12-13 03:27:57",
+                "TO_TIMESTAMP(big)", "2017-12-13 03:27:57.000",
+                // A cast to text keeps the type's fraction digits, as in Flink.
+                "CAST(ts AS VARCHAR)", "2017-09-15 23:00:00.000",
+                "CAST(TIMESTAMP '2024-01-01 10:00:00' AS VARCHAR)", "2024-01-01 10:00:00",
                 "TO_TIMESTAMP(nb)", "NULL",
                 "DATE_FORMAT(TO_TIMESTAMP('2017-09-15 23:00:00.123'), 'HH:mm:ss.SSS')", "23:00:00.123",
-                "TO_TIMESTAMP('2017-09-15T23:00')", "2017-09-15 23:00:00",
-                "TO_TIMESTAMP('2017-09-15')", "2017-09-15 00:00:00",
+                "TO_TIMESTAMP('2017-09-15T23:00')", "2017-09-15 23:00:00.000",
+                "TO_TIMESTAMP('2017-09-15')", "2017-09-15 00:00:00.000",
                 "TO_TIMESTAMP('2017-13-15 00:00:00')", "NULL",
                 "TO_TIMESTAMP('x')", "NULL",
                 "TO_TIMESTAMP(ns)", "NULL",
-                "TO_TIMESTAMP('2017/09/15', 'yyyy/MM/dd')", "2017-09-15 00:00:00",
+                "TO_TIMESTAMP('2017/09/15', 'yyyy/MM/dd')", "2017-09-15 00:00:00.000",
                 "TO_DATE(0)", "1970-01-01",
                 "TO_DATE(-1)", "1969-12-31",
                 "TO_DATE(ni)", "NULL",
@@ -213,8 +216,8 @@ class BuiltinFunctionsTest {
                 "DATE_FORMAT_TZ(ts, 'HH:mm', 'Asia/Shanghai')", "07:00",
                 "DATE_FORMAT_TZ(nts, 'Asia/Shanghai')", "NULL",
                 "DATE_FORMAT_TZ(ts, 'GMT+05:30')", "2017-09-16 04:30:00",
-                "TO_TIMESTAMP_TZ('2017-09-16 07:00:00', 'Asia/Shanghai')", "2017-09-15 23:00:00",
-                "TO_TIMESTAMP_TZ('16/09/2017 07', 'dd/MM/yyyy HH', 'Asia/Shanghai')", "2017-09-15 23:00:00",
+                "TO_TIMESTAMP_TZ('2017-09-16 07:00:00', 'Asia/Shanghai')", "2017-09-15 23:00:00.000",
+                "TO_TIMESTAMP_TZ('16/09/2017 07', 'dd/MM/yyyy HH', 'Asia/Shanghai')", "2017-09-15 23:00:00.000",
                 "CONVERT_TZ('2017-09-15 23:00:00', 'UTC', 'Asia/Shanghai')", "2017-09-16 07:00:00",
                 "CONVERT_TZ(ns, 'UTC', 'Asia/Shanghai')", "NULL",
                 "DATE_ADD(ts, 1)", "2017-09-16",
@@ -236,24 +239,24 @@ class BuiltinFunctionsTest {
                 "WEEK(ts)", "37",
                 "DAYOFYEAR(ts)", "258",
                 "MINUTE(ts)", "0",
-                "CEIL(ts TO DAY)", "2017-09-16 00:00:00",
+                "CEIL(ts TO DAY)", "2017-09-16 00:00:00.000",
                 "TIMESTAMPADD(MONTH, 1, nts)", "NULL"));
     }
 
     @Test
     void zoneDependentFunctionsUseTheJobTimeZone() throws Exception {
         Map<String, String> shanghai = cases(
-                "TO_TIMESTAMP(big)", "2017-12-13 11:27:57",
+                "TO_TIMESTAMP(big)", "2017-12-13 11:27:57.000",
                 "FROM_UNIXTIME(0)", "1970-01-01 08:00:00",
                 "UNIX_TIMESTAMP('1970-01-01 08:00:00')", "0",
                 "UNIX_TIMESTAMP(ts)", "1505487600",
                 "DATE_FORMAT_TZ(ts, 'UTC')", "2017-09-15 15:00:00",
-                "TO_TIMESTAMP_TZ('2017-09-15 15:00:00', 'UTC')", "2017-09-15 23:00:00",
+                "TO_TIMESTAMP_TZ('2017-09-15 15:00:00', 'UTC')", "2017-09-15 23:00:00.000",
                 "DATE_FORMAT(ts, 'HH')", "23",
-                "TO_TIMESTAMP('2017-09-15 23:00:00')", "2017-09-15 23:00:00");
+                "TO_TIMESTAMP('2017-09-15 23:00:00')", "2017-09-15 23:00:00.000");
         check(shanghai, "SET 'table.local-time-zone' = 'Asia/Shanghai';\n");
         check(cases("FROM_UNIXTIME(0)", "1969-12-31 16:00:00"), "SET 'blink.job.timeZone' = 'America/Los_Angeles';\n");
-        check(cases("FROM_UNIXTIME(0)", "1970-01-01 05:30:00", "TO_TIMESTAMP(0)", "1970-01-01 05:30:00"),
+        check(cases("FROM_UNIXTIME(0)", "1970-01-01 05:30:00", "TO_TIMESTAMP(0)", "1970-01-01 05:30:00.000"),
                 "SET 'table.local-time-zone' = '+05:30';\n");
     }
 
