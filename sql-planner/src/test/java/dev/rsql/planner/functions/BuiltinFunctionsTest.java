@@ -152,6 +152,7 @@ class BuiltinFunctionsTest {
                 "SHA2('abc', 0)", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
                 "HASH_CODE('')", "0",
                 "MURMUR_HASH('')", "0",
+                "MURMUR_HASH('hello')", "613153351",
                 "MURMUR_HASH(ns)", "NULL",
                 "MURMUR_HASH_64('hello')", "-3758069500696749310",
                 "TO_BASE64(ns)", "NULL",
