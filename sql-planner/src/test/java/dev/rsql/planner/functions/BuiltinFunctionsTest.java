@@ -1,6 +1,7 @@
 package dev.rsql.planner.functions;
 
 import dev.rsql.planner.PlanningException;
+import dev.rsql.planner.testing.TestJob;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -354,7 +355,7 @@ class BuiltinFunctionsTest {
     @Test
     void constantPatternsAreCompiledOncePerJobAndCallsAreDirect() {
         String source = new dev.rsql.planner.ScriptPlanner(dev.rsql.planner.PlannerContext.defaults()).plan("t",
-                FunctionTesting.source("cp", FunctionTesting.FIXTURE_COLUMNS)
+                TestJob.source("cp", FunctionTesting.FIXTURE_COLUMNS)
                         + "CREATE TABLE o (a VARCHAR, b VARCHAR, c VARCHAR, e VARCHAR) WITH (type = 'collect', id = 'x');\n"
                         + "INSERT INTO o SELECT REGEXP_EXTRACT(s, '([a-z]),', 1), DATE_FORMAT(ts, 'yyyyMMdd'), "
                         + "JSON_VALUE(s, '$.a'), REGEXP_EXTRACT(s, ns) FROM cp").generatedSource();
