@@ -1,6 +1,7 @@
 package dev.rsql.planner;
 
 import dev.rsql.planner.RandomEvents.Event;
+import dev.rsql.planner.testing.TestJob;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.data.RowKind;
 import dev.rsql.runtime.testing.ValuesSourceFactory;
@@ -20,8 +21,8 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import static dev.rsql.planner.RandomEvents.text;
-import static dev.rsql.planner.SqlJobTest.run;
-import static dev.rsql.planner.SqlJobTest.sink;
+import static dev.rsql.planner.testing.TestJob.run;
+import static dev.rsql.planner.testing.TestJob.sink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -201,7 +202,7 @@ class AggregateSqlTest {
     void idleGroupsExpireAfterTheStateTtl() throws Exception {
         String id = "ttl-" + System.nanoTime();
         ValuesSourceFactory.register(id, List.of());
-        try (RunningSqlJob job = new RunningSqlJob("ttl", "SET 'table.exec.state.ttl' = '300 ms';\n"
+        try (TestJob job = new TestJob("ttl", "SET 'table.exec.state.ttl' = '300 ms';\n"
                 + "CREATE TABLE ev (k VARCHAR) WITH (type = 'values', id = '" + id + "', bounded = 'false');\n"
                 + sink("o", "k VARCHAR, n BIGINT") + "INSERT INTO o SELECT k, COUNT(*) FROM ev GROUP BY k")) {
             ValuesSourceFactory.append(id, 0, "{\"k\":\"a\"}", "{\"k\":\"a\"}");

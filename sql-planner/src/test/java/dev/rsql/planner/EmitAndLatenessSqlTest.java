@@ -1,5 +1,6 @@
 package dev.rsql.planner;
 
+import dev.rsql.planner.testing.TestJob;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.exec.JobInstance;
 import dev.rsql.runtime.testing.ValuesSourceFactory;
@@ -11,8 +12,8 @@ import java.util.stream.Collectors;
 
 import static dev.rsql.planner.RandomEvents.BASE;
 import static dev.rsql.planner.RandomEvents.text;
-import static dev.rsql.planner.SqlJobTest.run;
-import static dev.rsql.planner.SqlJobTest.sink;
+import static dev.rsql.planner.testing.TestJob.run;
+import static dev.rsql.planner.testing.TestJob.sink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -68,7 +69,7 @@ class EmitAndLatenessSqlTest {
     void earlyResultsComeAtTheConfiguredCadenceBeforeTheWindowCloses() throws Exception {
         String id = "early-" + System.nanoTime();
         ValuesSourceFactory.register(id, List.of());
-        try (RunningSqlJob job = new RunningSqlJob("early", table(id, ", bounded = 'false'")
+        try (TestJob job = new TestJob("early", table(id, ", bounded = 'false'")
                 + sink("o", "k VARCHAR, ws TIMESTAMP(3), n BIGINT")
                 + "INSERT INTO o SELECT k, window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts),"
                 + " INTERVAL '1' HOUR)) GROUP BY k, window_start, window_end"

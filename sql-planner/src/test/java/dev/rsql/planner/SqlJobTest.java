@@ -1,58 +1,22 @@
 package dev.rsql.planner;
 
 import dev.rsql.runtime.data.Row;
-import dev.rsql.runtime.exec.EngineContext;
-import dev.rsql.runtime.exec.JobInstance;
-import dev.rsql.runtime.testing.CollectSinkFactory;
 import dev.rsql.runtime.testing.ValuesSourceFactory;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import java.util.stream.Collectors;
 
+import static dev.rsql.planner.testing.TestJob.rows;
+import static dev.rsql.planner.testing.TestJob.run;
+import static dev.rsql.planner.testing.TestJob.sink;
+import static dev.rsql.planner.testing.TestJob.source;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Scripts planned and run end to end over in-memory sources and sinks: expression semantics and graph wiring. */
 class SqlJobTest {
-
-    /** Runs a bounded script to completion and returns the rows of each collect sink, by table name. */
-    static Map<String, List<Row>> run(String script, String... sinks) throws Exception {
-        String runId = UUID.randomUUID().toString();
-        String s = script.replace("${RUN}", runId);
-        JobInstance job = new JobInstance(new ScriptPlanner(PlannerContext.defaults()).plan("t", s).graph(),
-                EngineContext.of(Map.of("checkpoint.interval", "50ms", "worker.threads", "2",
-                        "state.dir", "target/state/" + runId)));
-        job.start();
-        assertTrue(job.awaitTermination(Duration.ofSeconds(60)), "job did not finish");
-        if (job.failure() != null) {
-            throw new AssertionError("job failed", job.failure());
-        }
-        Map<String, List<Row>> out = new java.util.HashMap<>();
-        for (String sink : sinks) {
-            out.put(sink, CollectSinkFactory.rows(runId + "-" + sink));
-            CollectSinkFactory.clear(runId + "-" + sink);
-        }
-        return out;
-    }
-
-    static String source(String id, String columns) {
-        return "CREATE TABLE " + id + " (" + columns + ") WITH (type = 'values', id = '" + id + "');\n";
-    }
-
-    static String sink(String name, String columns) {
-        return "CREATE TABLE " + name + " (" + columns + ") WITH (type = 'collect', id = '${RUN}-" + name + "');\n";
-    }
-
-    static List<String> rows(List<Row> rows) {
-        return rows.stream().map(r -> Arrays.deepToString(r.fields())).sorted().collect(Collectors.toList());
-    }
 
     @Test
     void arithmeticCaseAndThreeValuedLogic() throws Exception {

@@ -16,8 +16,8 @@ import java.util.stream.Collectors;
 import static dev.rsql.planner.RandomEvents.BASE;
 import static dev.rsql.planner.RandomEvents.text;
 import static dev.rsql.planner.RandomEvents.texts;
-import static dev.rsql.planner.SqlJobTest.run;
-import static dev.rsql.planner.SqlJobTest.sink;
+import static dev.rsql.planner.testing.TestJob.run;
+import static dev.rsql.planner.testing.TestJob.sink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,6 +1,7 @@
 package dev.rsql.runtime.aggregate;
 
 import dev.rsql.runtime.types.DataType;
+import dev.rsql.runtime.types.Numbers;
 
 import java.math.BigDecimal;
 

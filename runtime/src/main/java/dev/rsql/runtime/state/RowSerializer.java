@@ -73,6 +73,15 @@ public final class RowSerializer implements TypeSerializer<Object[]> {
         return new RowSerializer(types, true);
     }
 
+    /** A key-mode serializer of the given fields of rows of this type. */
+    public static RowSerializer forKeys(RowType rowType, int[] fields) {
+        List<DataType> types = new ArrayList<>();
+        for (int f : fields) {
+            types.add(rowType.type(f));
+        }
+        return forKeys(types);
+    }
+
     public List<DataType> types() {
         return types;
     }

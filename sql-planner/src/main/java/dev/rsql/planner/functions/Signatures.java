@@ -25,14 +25,15 @@ import java.util.stream.Collectors;
  * Operand checking, NULL-literal typing and result typing of a function with several overloads. Picks the overload
  * that fits the arguments best ({@link Overload#resolve}); arguments that need a conversion the generated code cannot
  * do in Java (a string to a number) get a CAST, like Calcite's implicit coercion. A call no overload accepts fails
- * with Calcite's "Cannot apply" error listing every signature.
+ * with Calcite's "Cannot apply" error listing every signature. Public for the operators of user aggregate functions
+ * ({@code functions.udf}), which check their {@code accumulate} overloads the same way.
  */
-final class Signatures implements SqlOperandMetadata, SqlOperandTypeInference {
+public final class Signatures implements SqlOperandMetadata, SqlOperandTypeInference {
 
     private final String name;
     private final List<Overload> overloads;
 
-    Signatures(String name, List<Overload> overloads) {
+    public Signatures(String name, List<Overload> overloads) {
         this.name = name;
         this.overloads = List.copyOf(overloads);
     }

@@ -1,5 +1,6 @@
 package dev.rsql.planner.functions;
 
+import dev.rsql.runtime.state.Murmur3;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLDecoder;
@@ -522,12 +523,12 @@ public final class StringFunctions {
 
     public static int murmurHash(String s) {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        return Murmur.hash32(b);
+        return Murmur3.hash32(b, 0);
     }
 
     public static long murmurHash64(String s) {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        return Murmur.hash64(b);
+        return Murmur3x64.hash64(b);
     }
 
     /** PRINT(prefix, value): writes "prefix value" to standard output and returns the value (debugging aid). */

@@ -1,6 +1,7 @@
 package dev.rsql.planner.functions;
 
 import dev.rsql.planner.calcite.RsqlTypeSystem;
+import dev.rsql.planner.testing.TestJob;
 import dev.rsql.planner.functions.udf.UdafAdapter;
 import dev.rsql.planner.functions.udf.UserAggregateFunction;
 import dev.rsql.planner.functions.udf.UserAggregateOperator;
@@ -175,8 +176,8 @@ class AggregateFunctionAdapterTest {
     @Test
     void aggregateCallsAreValidatedByTheAccumulateSignatures() throws Exception {
         String script = "CREATE FUNCTION wavg AS 'com.example.udaf.WeightedAvg';\n"
-                + FunctionTesting.source("ag", "k VARCHAR, v BIGINT, w INT")
-                + FunctionTesting.sink("o", "k VARCHAR, a DOUBLE")
+                + TestJob.source("ag", "k VARCHAR, v BIGINT, w INT")
+                + TestJob.sink("o", "k VARCHAR, a DOUBLE")
                 + "INSERT INTO o SELECT k, wavg(v, w, w) FROM ag GROUP BY k";
         dev.rsql.planner.PlannerContext ctx = new dev.rsql.planner.PlannerContext(
                 dev.rsql.runtime.config.Options.empty(), loader, n -> null);

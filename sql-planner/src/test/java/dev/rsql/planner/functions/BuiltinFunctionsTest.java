@@ -1,6 +1,7 @@
 package dev.rsql.planner.functions;
 
 import dev.rsql.planner.PlanningException;
+import dev.rsql.planner.testing.TestJob;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -152,6 +153,7 @@ class BuiltinFunctionsTest {
                 "SHA2('abc', 0)", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
                 "HASH_CODE('')", "0",
                 "MURMUR_HASH('')", "0",
+                "MURMUR_HASH('hello')", "613153351",
                 "MURMUR_HASH(ns)", "NULL",
                 "MURMUR_HASH_64('hello')", "-3758069500696749310",
                 "TO_BASE64(ns)", "NULL",
@@ -356,7 +358,7 @@ class BuiltinFunctionsTest {
     @Test
     void constantPatternsAreCompiledOncePerJobAndCallsAreDirect() {
         String source = new dev.rsql.planner.ScriptPlanner(dev.rsql.planner.PlannerContext.defaults()).plan("t",
-                FunctionTesting.source("cp", FunctionTesting.FIXTURE_COLUMNS)
+                TestJob.source("cp", FunctionTesting.FIXTURE_COLUMNS)
                         + "CREATE TABLE o (a VARCHAR, b VARCHAR, c VARCHAR, e VARCHAR) WITH (type = 'collect', id = 'x');\n"
                         + "INSERT INTO o SELECT REGEXP_EXTRACT(s, '([a-z]),', 1), DATE_FORMAT(ts, 'yyyyMMdd'), "
                         + "JSON_VALUE(s, '$.a'), REGEXP_EXTRACT(s, ns) FROM cp").generatedSource();

@@ -1,25 +1,18 @@
 package dev.rsql.planner.functions;
 
-import dev.rsql.planner.PlannerContext;
-import dev.rsql.planner.ScriptPlanner;
 import dev.rsql.runtime.data.Row;
-import dev.rsql.runtime.exec.EngineContext;
-import dev.rsql.runtime.exec.JobInstance;
-import dev.rsql.runtime.testing.CollectSinkFactory;
 import dev.rsql.runtime.testing.ValuesSourceFactory;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 import java.util.stream.Collectors;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static dev.rsql.planner.testing.TestJob.run;
+import static dev.rsql.planner.testing.TestJob.sink;
+import static dev.rsql.planner.testing.TestJob.source;
 
-/** Runs SQL through the planner, the generated code and a job, over in-memory sources and sinks. */
+/** Evaluates function calls over one fixture row, through the planner, the generated code and a job. */
 final class FunctionTesting {
 
     /** The row every expression test reads: typed values and a NULL of each type. */
@@ -29,62 +22,6 @@ final class FunctionTesting {
             + "\"ts\":\"2017-09-15 23:00:00\"}";
 
     private FunctionTesting() {
-    }
-
-    /** Runs a bounded script to completion and returns the rows of each collect sink. */
-    static Map<String, List<Row>> run(String script, String... sinks) throws Exception {
-        return run(PlannerContext.defaults(), script, sinks);
-    }
-
-    static Map<String, List<Row>> run(PlannerContext context, String script, String... sinks) throws Exception {
-        JobInstance job = start(context, script);
-        assertTrue(job.awaitTermination(Duration.ofSeconds(60)), "job did not finish");
-        if (job.failure() != null) {
-            throw new AssertionError("job failed: " + job.failure().getMessage(), job.failure());
-        }
-        return collect(script, sinks);
-    }
-
-    private static final ThreadLocal<String> RUN = new ThreadLocal<>();
-
-    static JobInstance start(PlannerContext context, String script) throws Exception {
-        return start(context, script, Map.of());
-    }
-
-    /** Starts a job; {@code engineConfig} are engine settings (conf/) besides the test defaults. */
-    static JobInstance start(PlannerContext context, String script, Map<String, String> engineConfig)
-            throws Exception {
-        String runId = UUID.randomUUID().toString();
-        RUN.set(runId);
-        Map<String, String> config = new HashMap<>(Map.of("checkpoint.interval", "50ms", "worker.threads", "2",
-                "state.dir", "target/state/" + runId));
-        config.putAll(engineConfig);
-        JobInstance job = new JobInstance(new ScriptPlanner(context).plan("t", script.replace("${RUN}", runId)).graph(),
-                new EngineContext(new dev.rsql.runtime.config.Options(config), context.classLoader()));
-        job.start();
-        return job;
-    }
-
-    static Map<String, List<Row>> collect(String script, String... sinks) {
-        String runId = RUN.get();
-        Map<String, List<Row>> out = new HashMap<>();
-        for (String sink : sinks) {
-            out.put(sink, CollectSinkFactory.rows(runId + "-" + sink));
-            CollectSinkFactory.clear(runId + "-" + sink);
-        }
-        return out;
-    }
-
-    static String source(String id, String columns) {
-        return "CREATE TABLE " + id + " (" + columns + ") WITH (type = 'values', id = '" + id + "');\n";
-    }
-
-    static String sink(String name, String columns) {
-        return "CREATE TABLE " + name + " (" + columns + ") WITH (type = 'collect', id = '${RUN}-" + name + "');\n";
-    }
-
-    static List<String> rows(List<Row> rows) {
-        return rows.stream().map(r -> Arrays.deepToString(r.fields())).sorted().collect(Collectors.toList());
     }
 
     /** Text of a value as the tests compare it: NULL for null. */

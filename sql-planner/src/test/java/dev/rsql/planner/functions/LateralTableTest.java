@@ -8,10 +8,10 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 import java.util.Map;
 
-import static dev.rsql.planner.functions.FunctionTesting.rows;
-import static dev.rsql.planner.functions.FunctionTesting.run;
-import static dev.rsql.planner.functions.FunctionTesting.sink;
-import static dev.rsql.planner.functions.FunctionTesting.source;
+import static dev.rsql.planner.testing.TestJob.rows;
+import static dev.rsql.planner.testing.TestJob.run;
+import static dev.rsql.planner.testing.TestJob.sink;
+import static dev.rsql.planner.testing.TestJob.source;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -2,6 +2,7 @@ package dev.rsql.planner.functions;
 
 import dev.rsql.planner.PlannerContext;
 import dev.rsql.planner.PlanningException;
+import dev.rsql.planner.testing.TestJob;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.exec.JobInstance;
@@ -17,9 +18,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import static dev.rsql.planner.functions.FunctionTesting.rows;
-import static dev.rsql.planner.functions.FunctionTesting.sink;
-import static dev.rsql.planner.functions.FunctionTesting.source;
+import static dev.rsql.planner.testing.TestJob.rows;
+import static dev.rsql.planner.testing.TestJob.sink;
+import static dev.rsql.planner.testing.TestJob.source;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -51,7 +52,7 @@ class UserFunctionsTest {
     }
 
     private static Map<String, List<Row>> run(String script, String... sinks) throws Exception {
-        return FunctionTesting.run(context(), script, sinks);
+        return TestJob.run(context(), script, sinks);
     }
 
     private static final String FUNCTIONS = ""
@@ -142,11 +143,10 @@ class UserFunctionsTest {
     @Test
     void jobParametersComeFromConfWhenTheScriptDoesNotSetThem() throws Exception {
         register("cf");
-        JobInstance job = FunctionTesting.start(context(), FUNCTIONS + source("cf", COLUMNS) + sink("o", "l BIGINT")
+        TestJob job = new TestJob(context(), "t", FUNCTIONS + source("cf", COLUMNS) + sink("o", "l BIGINT")
                 + "INSERT INTO o SELECT strLen(name) FROM cf WHERE id = 1", Map.of("udf.bonus", "7"));
-        assertTrue(job.awaitTermination(Duration.ofSeconds(60)));
-        assertEquals(null, job.failure());
-        assertEquals(List.of("[10]"), rows(FunctionTesting.collect("", "o").get("o")));
+        job.awaitCompletion();
+        assertEquals(List.of("[10]"), rows(job.take("o").get("o")));
     }
 
     @Test
@@ -174,8 +174,8 @@ class UserFunctionsTest {
     @Test
     void aFailingFunctionFailsTheJobNamingTheFunctionItsArgumentsAndTheRecord() throws Exception {
         ValuesSourceFactory.register("ff", List.of("{\"id\":1,\"n\":1}", "{\"id\":2,\"n\":3}", "{\"id\":3,\"n\":5}"));
-        JobInstance job = FunctionTesting.start(context(), FUNCTIONS + source("ff", "id INT, n INT")
-                + sink("o", "id INT, v INT") + "INSERT INTO o SELECT id, fragile(n) FROM ff");
+        JobInstance job = new TestJob(context(), "t", FUNCTIONS + source("ff", "id INT, n INT")
+                + sink("o", "id INT, v INT") + "INSERT INTO o SELECT id, fragile(n) FROM ff", Map.of()).job();
         assertTrue(job.awaitTermination(Duration.ofSeconds(60)));
         Throwable failure = job.failure();
         assertNotNull(failure, "the job fails");
@@ -274,8 +274,8 @@ class UserFunctionsTest {
         assertTrue(String.valueOf(out.get("dl").get(0).get(2)).contains("fragile(3) failed"),
                 String.valueOf(out.get("dl").get(0)));
 
-        JobInstance job = FunctionTesting.start(context(), FUNCTIONS + String.format(table, "")
-                + sink("o", "k VARCHAR, c INT") + query);
+        JobInstance job = new TestJob(context(), "t", FUNCTIONS + String.format(table, "")
+                + sink("o", "k VARCHAR, c INT") + query, Map.of()).job();
         assertTrue(job.awaitTermination(Duration.ofSeconds(60)));
         assertNotNull(job.failure(), "the job fails");
         String m = job.failure().getMessage();
@@ -284,20 +284,20 @@ class UserFunctionsTest {
 
     @Test
     void unusableClassesAreReportedAtTheirCreateFunction() {
-        PlanningException e = assertThrows(PlanningException.class, () -> FunctionTesting.run(context(),
+        PlanningException e = assertThrows(PlanningException.class, () -> TestJob.run(context(),
                 "CREATE FUNCTION f AS 'com.example.Missing';\n" + source("x", "a INT") + sink("o", "a INT")
                         + "INSERT INTO o SELECT a FROM x"));
         assertTrue(e.getMessage().contains("line 1") && e.getMessage().contains("class 'com.example.Missing' not found"),
                 e.getMessage());
-        e = assertThrows(PlanningException.class, () -> FunctionTesting.run(context(),
+        e = assertThrows(PlanningException.class, () -> TestJob.run(context(),
                 "CREATE FUNCTION f AS 'com.example.util.TextUtils';\n" + source("x", "a INT") + sink("o", "a INT")
                         + "INSERT INTO o SELECT a FROM x"));
         assertTrue(e.getMessage().contains("no public method named eval or f"), e.getMessage());
-        e = assertThrows(PlanningException.class, () -> FunctionTesting.run(context(),
+        e = assertThrows(PlanningException.class, () -> TestJob.run(context(),
                 "CREATE FUNCTION f AS 'com.example.udf.Fragile' LANGUAGE PYTHON;\n" + source("x", "a INT")
                         + sink("o", "a INT") + "INSERT INTO o SELECT a FROM x"));
         assertTrue(e.getMessage().contains("only LANGUAGE JAVA"), e.getMessage());
-        e = assertThrows(PlanningException.class, () -> FunctionTesting.run(context(),
+        e = assertThrows(PlanningException.class, () -> TestJob.run(context(),
                 FUNCTIONS + source("x", "a INT") + sink("o", "a VARCHAR") + "INSERT INTO o SELECT shout(a, a) FROM x"));
         assertTrue(e.getMessage().contains("shout(VARCHAR)"), e.getMessage());
     }

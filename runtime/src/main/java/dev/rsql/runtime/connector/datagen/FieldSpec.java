@@ -4,6 +4,7 @@ import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.format.json.ValueText;
 import dev.rsql.runtime.types.DataType;
+import dev.rsql.runtime.types.Numbers;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -150,24 +151,7 @@ final class FieldSpec {
     }
 
     private static Object sequenceValue(DataType type, long v) {
-        switch (type.kind()) {
-            case TINYINT:
-                return (byte) v;
-            case SMALLINT:
-                return (short) v;
-            case INT:
-                return (int) v;
-            case BIGINT:
-                return v;
-            case FLOAT:
-                return (float) v;
-            case DOUBLE:
-                return (double) v;
-            case DECIMAL:
-                return BigDecimal.valueOf(v).setScale(type.scale(), RoundingMode.UNNECESSARY);
-            default:
-                return Long.toString(v);
-        }
+        return type.kind().isNumeric() ? Numbers.fromLong(v, type) : Long.toString(v);
     }
 
     /** A random generator with the given bounds (nulls mean defaults); also used for nested types. */
@@ -185,19 +169,9 @@ final class FieldSpec {
                 if (lo < typeMin(type) || hi > typeMax(type) || lo > hi) {
                     throw new ConfigException("datagen: min/max " + lo + ".." + hi + " do not fit " + type);
                 }
-                DataType.Kind k = type.kind();
                 return (rnd, row, now) -> {
                     long v = hi - lo + 1 <= 0 ? rnd.nextLong() : lo + rnd.nextLong(hi - lo + 1);
-                    switch (k) {
-                        case TINYINT:
-                            return (byte) v;
-                        case SMALLINT:
-                            return (short) v;
-                        case INT:
-                            return (int) v;
-                        default:
-                            return v;
-                    }
+                    return Numbers.fromLong(v, type);
                 };
             }
             case FLOAT:

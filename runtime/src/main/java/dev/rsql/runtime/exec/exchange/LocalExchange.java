@@ -3,10 +3,6 @@ package dev.rsql.runtime.exec.exchange;
 import dev.rsql.runtime.graph.ExchangeNode;
 import dev.rsql.runtime.state.KeyGroups;
 import dev.rsql.runtime.state.RowSerializer;
-import dev.rsql.runtime.types.DataType;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * An exchange inside one process: rows go from the upstream tasks to the partition that owns their key's key group,
@@ -24,12 +20,8 @@ public final class LocalExchange {
     public LocalExchange(ExchangeNode node, int partitions, int keyGroups) {
         this.node = node;
         this.keyFields = node.keyFields();
-        List<DataType> types = new ArrayList<>();
-        for (int f : keyFields) {
-            types.add(node.outputType().type(f));
-        }
         // The bytes the aggregations key their state by: equal keys (0.0 and -0.0) meet in one task and key group.
-        this.keySerializer = RowSerializer.forKeys(types);
+        this.keySerializer = RowSerializer.forKeys(node.outputType(), keyFields);
         this.keyGroups = keyGroups;
         this.gates = new InputGate[node.isSinglePartition() ? 1 : partitions];
         for (int i = 0; i < gates.length; i++) {

@@ -39,11 +39,7 @@ public final class GroupAggregateOperator implements Operator {
         this.node = node;
         this.output = output;
         this.groupFields = node.groupFields();
-        List<DataType> keyTypes = new ArrayList<>();
-        for (int f : groupFields) {
-            keyTypes.add(node.input().outputType().type(f));
-        }
-        this.keySerializer = RowSerializer.forKeys(keyTypes);
+        this.keySerializer = RowSerializer.forKeys(node.input().outputType(), groupFields);
         this.ttl = node.stateTtlMillis();
     }
 

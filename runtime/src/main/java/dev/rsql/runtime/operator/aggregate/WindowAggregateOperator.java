@@ -58,11 +58,7 @@ public final class WindowAggregateOperator implements Operator {
         this.eventTime = node.eventTime();
         this.emit = node.emit();
         this.groupFields = node.groupFields();
-        List<DataType> keyTypes = new ArrayList<>();
-        for (int f : groupFields) {
-            keyTypes.add(node.input().outputType().type(f));
-        }
-        this.keySerializer = RowSerializer.forKeys(keyTypes);
+        this.keySerializer = RowSerializer.forKeys(node.input().outputType(), groupFields);
         this.aggregates = node.aggregates().size();
     }
 

@@ -1,5 +1,6 @@
 package dev.rsql.planner.functions.udf;
 
+import dev.rsql.planner.functions.Signatures;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.AggregateFunction;
@@ -21,10 +22,10 @@ public final class UserAggregateOperator extends SqlUserDefinedAggFunction {
     private final UserAggregateFunction function;
 
     UserAggregateOperator(UserAggregateFunction function) {
-        this(function, new AggSignatures(function));
+        this(function, new Signatures(function.name(), function.overloads()));
     }
 
-    private UserAggregateOperator(UserAggregateFunction function, AggSignatures signatures) {
+    private UserAggregateOperator(UserAggregateFunction function, Signatures signatures) {
         super(new SqlIdentifier(function.name(), SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION,
                 b -> function.resultType(), signatures, signatures, new CalciteAggregate(function), false,
                 function.requiresOver(), Optionality.FORBIDDEN);
@@ -38,13 +39,6 @@ public final class UserAggregateOperator extends SqlUserDefinedAggFunction {
     @Override
     public boolean isDeterministic() {
         return function.isDeterministic();
-    }
-
-    /** Operand checking by the accumulate overloads (shared with scalar functions). */
-    private static final class AggSignatures extends dev.rsql.planner.functions.SignaturesAccess {
-        AggSignatures(UserAggregateFunction function) {
-            super(function.name(), function.overloads());
-        }
     }
 
     /** Calcite's schema view of the function; the engine never executes aggregates through it. */

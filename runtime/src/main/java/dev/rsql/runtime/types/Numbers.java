@@ -1,18 +1,16 @@
-package dev.rsql.runtime.aggregate;
-
-import dev.rsql.runtime.types.DataType;
+package dev.rsql.runtime.types;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 
 /** Conversions between the internal numeric values of the different SQL number types. */
-final class Numbers {
+public final class Numbers {
 
     private Numbers() {
     }
 
-    static boolean isIntegral(DataType t) {
+    public static boolean isIntegral(DataType t) {
         switch (t.kind()) {
             case TINYINT:
             case SMALLINT:
@@ -24,19 +22,19 @@ final class Numbers {
         }
     }
 
-    static boolean isApproximate(DataType t) {
+    public static boolean isApproximate(DataType t) {
         return t.kind() == DataType.Kind.FLOAT || t.kind() == DataType.Kind.DOUBLE;
     }
 
-    static long toLong(Object v) {
+    public static long toLong(Object v) {
         return ((Number) v).longValue();
     }
 
-    static double toDouble(Object v) {
+    public static double toDouble(Object v) {
         return ((Number) v).doubleValue();
     }
 
-    static BigDecimal toDecimal(Object v) {
+    public static BigDecimal toDecimal(Object v) {
         if (v instanceof BigDecimal) {
             return (BigDecimal) v;
         }
@@ -47,7 +45,7 @@ final class Numbers {
     }
 
     /** A long as a value of the given numeric type. */
-    static Object fromLong(long v, DataType t) {
+    public static Object fromLong(long v, DataType t) {
         switch (t.kind()) {
             case TINYINT:
                 return (byte) v;
@@ -68,7 +66,7 @@ final class Numbers {
         }
     }
 
-    static Object fromDouble(double v, DataType t) {
+    public static Object fromDouble(double v, DataType t) {
         switch (t.kind()) {
             case FLOAT:
                 return (float) v;
@@ -81,7 +79,7 @@ final class Numbers {
         }
     }
 
-    static Object fromDecimal(BigDecimal v, DataType t) {
+    public static Object fromDecimal(BigDecimal v, DataType t) {
         switch (t.kind()) {
             case DECIMAL:
                 return v.setScale(t.scale(), RoundingMode.HALF_UP);
@@ -94,7 +92,7 @@ final class Numbers {
     }
 
     /** {@code sum / count} in the result type: integer division for integral types, as SQL's AVG(INT) does. */
-    static Object divide(Object sum, long count, DataType sumKind, DataType result) {
+    public static Object divide(Object sum, long count, DataType sumKind, DataType result) {
         if (isIntegral(sumKind)) {
             long s = (Long) sum;
             return isIntegral(result) ? fromLong(s / count, result)

@@ -1,51 +1,12 @@
 package dev.rsql.planner.functions;
 
-/** MurmurHash3 (x86 32-bit, and the first 64 bits of x64 128-bit), seed 0, as MURMUR_HASH / MURMUR_HASH_64 use. */
-final class Murmur {
+/**
+ * The first 64 bits of MurmurHash3 x64 128-bit, seed 0, as MURMUR_HASH_64 uses (MURMUR_HASH is the x86 32-bit variant,
+ * the runtime's {@link dev.rsql.runtime.state.Murmur3}).
+ */
+final class Murmur3x64 {
 
-    private Murmur() {
-    }
-
-    static int hash32(byte[] data) {
-        int h1 = 0;
-        int len = data.length;
-        int blocks = len >>> 2;
-        for (int i = 0; i < blocks; i++) {
-            int p = i << 2;
-            int k1 = (data[p] & 0xff) | (data[p + 1] & 0xff) << 8 | (data[p + 2] & 0xff) << 16 | data[p + 3] << 24;
-            k1 *= 0xcc9e2d51;
-            k1 = Integer.rotateLeft(k1, 15);
-            k1 *= 0x1b873593;
-            h1 ^= k1;
-            h1 = Integer.rotateLeft(h1, 13);
-            h1 = h1 * 5 + 0xe6546b64;
-        }
-        int tail = blocks << 2;
-        int k1 = 0;
-        switch (len & 3) {
-            case 3:
-                k1 ^= (data[tail + 2] & 0xff) << 16;
-                // fall through
-            case 2:
-                k1 ^= (data[tail + 1] & 0xff) << 8;
-                // fall through
-            case 1:
-                k1 ^= data[tail] & 0xff;
-                k1 *= 0xcc9e2d51;
-                k1 = Integer.rotateLeft(k1, 15);
-                k1 *= 0x1b873593;
-                h1 ^= k1;
-                break;
-            default:
-                break;
-        }
-        h1 ^= len;
-        h1 ^= h1 >>> 16;
-        h1 *= 0x85ebca6b;
-        h1 ^= h1 >>> 13;
-        h1 *= 0xc2b2ae35;
-        h1 ^= h1 >>> 16;
-        return h1;
+    private Murmur3x64() {
     }
 
     static long hash64(byte[] data) {
