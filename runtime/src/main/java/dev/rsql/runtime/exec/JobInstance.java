@@ -9,7 +9,9 @@ import dev.rsql.runtime.connector.Sink;
 import dev.rsql.runtime.connector.SinkWriter;
 import dev.rsql.runtime.connector.SinkWriterContext;
 import dev.rsql.runtime.connector.Source;
+import dev.rsql.runtime.exec.exchange.ExchangeWriter;
 import dev.rsql.runtime.exec.exchange.LocalExchange;
+import dev.rsql.runtime.exec.exchange.StageOutput;
 import dev.rsql.runtime.graph.ErrorPolicy;
 import dev.rsql.runtime.graph.ExchangeNode;
 import dev.rsql.runtime.graph.GraphNode;
@@ -225,7 +227,7 @@ public final class JobInstance implements AutoCloseable {
         Task task = coordinator.addTask(firstCheckpoint -> {
             AtomicReference<Task> self = new AtomicReference<>();
             TaskTopology topology = TaskTopology.build(exchange.node(), new TaskTopology.Resources(graph, sinks,
-                    exchanges, writerContext, () -> self.get().wakeUp(), firstCheckpoint));
+                    this::stageOutput, writerContext, () -> self.get().wakeUp(), firstCheckpoint));
             PartitionTask t = new PartitionTask(id, services, topology, exchange.gate(partition), partition, errors);
             self.set(t);
             return t;
@@ -260,6 +262,11 @@ public final class JobInstance implements AutoCloseable {
         for (GraphNode in : node.inputs()) {
             collectSources(in, into);
         }
+    }
+
+    /** A task's writer into one of the job's in-process exchanges. */
+    private StageOutput stageOutput(ExchangeNode node, Runnable taskWakeup, long firstCheckpoint) {
+        return new ExchangeWriter(exchanges.get(node.id()), taskWakeup, firstCheckpoint);
     }
 
     /** Receives the shards of one source and runs a task for each. */
@@ -344,7 +351,7 @@ public final class JobInstance implements AutoCloseable {
             throws Exception {
         AtomicReference<Task> self = new AtomicReference<>();
         SinkWriterContext writerContext = writerContext(id);
-        TaskTopology topology = TaskTopology.build(node, new TaskTopology.Resources(graph, sinks, exchanges,
+        TaskTopology topology = TaskTopology.build(node, new TaskTopology.Resources(graph, sinks, this::stageOutput,
                 writerContext, () -> self.get().wakeUp(), firstCheckpoint));
         SinkWriter deadLetter = null;
         TableDescriptor dl = node.deadLetterTable();

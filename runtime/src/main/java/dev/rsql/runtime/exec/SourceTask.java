@@ -3,8 +3,7 @@ package dev.rsql.runtime.exec;
 import dev.rsql.runtime.connector.ReaderOutput;
 import dev.rsql.runtime.connector.ShardReader;
 import dev.rsql.runtime.data.Row;
-import dev.rsql.runtime.exec.exchange.ExchangeWriter;
-import dev.rsql.runtime.exec.exchange.StreamEvent;
+import dev.rsql.runtime.exec.exchange.StageOutput;
 import dev.rsql.runtime.graph.FunctionException;
 
 import java.util.Map;
@@ -60,8 +59,8 @@ final class SourceTask extends Task implements ReaderOutput {
             lastRecordMillis = System.currentTimeMillis();
             if (idle) {
                 idle = false;
-                for (ExchangeWriter w : topology.exchangeWriters()) {
-                    w.broadcast(StreamEvent.Status.ACTIVE);
+                for (StageOutput w : topology.stageOutputs()) {
+                    w.markIdle(false);
                 }
             }
         }
@@ -81,8 +80,8 @@ final class SourceTask extends Task implements ReaderOutput {
         long idleFor = System.currentTimeMillis() - lastRecordMillis;
         if (idleFor >= idleTimeoutMillis) {
             idle = true;
-            for (ExchangeWriter w : topology.exchangeWriters()) {
-                w.broadcast(StreamEvent.Status.IDLE);
+            for (StageOutput w : topology.stageOutputs()) {
+                w.markIdle(true);
             }
         } else if (!idleCheckScheduled) {
             idleCheckScheduled = true;

@@ -4,8 +4,7 @@ import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.connector.SinkWriter;
 import dev.rsql.runtime.connector.SinkWriterContext;
 import dev.rsql.runtime.data.Row;
-import dev.rsql.runtime.exec.exchange.ExchangeWriter;
-import dev.rsql.runtime.exec.exchange.StreamEvent;
+import dev.rsql.runtime.exec.exchange.StageOutput;
 import dev.rsql.runtime.graph.FunctionException;
 import dev.rsql.runtime.operator.Operator;
 import dev.rsql.runtime.operator.OperatorContext;
@@ -222,7 +221,7 @@ public abstract class Task {
         if (status != TaskStatus.State.RUNNING) {
             return false;
         }
-        for (ExchangeWriter w : topology.exchangeWriters()) {
+        for (StageOutput w : topology.stageOutputs()) {
             w.flush();
         }
         if (inputEnded()) {
@@ -244,7 +243,7 @@ public abstract class Task {
     }
 
     private boolean congested() {
-        for (ExchangeWriter w : topology.exchangeWriters()) {
+        for (StageOutput w : topology.stageOutputs()) {
             if (w.isCongested()) {
                 return true;
             }
@@ -282,8 +281,8 @@ public abstract class Task {
             }
             flushSideOutputs();
             String stateDir = state == null ? null : services.coordinator().snapshotState(checkpointId, id, state);
-            for (ExchangeWriter w : topology.exchangeWriters()) {
-                w.broadcast(new StreamEvent.Barrier(checkpointId));
+            for (StageOutput w : topology.stageOutputs()) {
+                w.barrier(checkpointId);
             }
             recordCheckpoint(checkpointId, position);
             lastCheckpointMillis = System.currentTimeMillis();
@@ -311,8 +310,8 @@ public abstract class Task {
                 op.endOfInput();
             }
         }
-        for (ExchangeWriter w : topology.exchangeWriters()) {
-            w.broadcast(StreamEvent.Status.END);
+        for (StageOutput w : topology.stageOutputs()) {
+            w.endOfStream();
         }
         for (Operator op : topology.operators()) {
             op.flush();

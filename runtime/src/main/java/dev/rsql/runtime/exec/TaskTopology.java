@@ -2,8 +2,7 @@ package dev.rsql.runtime.exec;
 
 import dev.rsql.runtime.connector.Sink;
 import dev.rsql.runtime.connector.SinkWriterContext;
-import dev.rsql.runtime.exec.exchange.ExchangeWriter;
-import dev.rsql.runtime.exec.exchange.LocalExchange;
+import dev.rsql.runtime.exec.exchange.StageOutput;
 import dev.rsql.runtime.graph.CalcNode;
 import dev.rsql.runtime.graph.CorrelateNode;
 import dev.rsql.runtime.graph.ExchangeNode;
@@ -38,33 +37,38 @@ import java.util.Map;
 final class TaskTopology {
 
     /** What building a topology needs from the job. */
-    record Resources(JobGraph graph, Map<String, Sink> sinks, Map<String, LocalExchange> exchanges,
+    record Resources(JobGraph graph, Map<String, Sink> sinks, StageOutputs stageOutputs,
                      SinkWriterContext writerContext, Runnable taskWakeup, long firstCheckpoint) {
+    }
+
+    /** Makes a task's end of an exchange: in-process, or through RocketMQ. */
+    interface StageOutputs {
+        StageOutput create(ExchangeNode exchange, Runnable taskWakeup, long firstCheckpoint) throws Exception;
     }
 
     private final Output head;
     private final List<Operator> operators;          // upstream first
     private final List<SinkOperator> sinkOperators;
-    private final List<ExchangeWriter> exchangeWriters;
+    private final List<StageOutput> stageOutputs;
     private final WatermarkAssignerOperator watermarkAssigner;
 
     private TaskTopology(Output head, List<Operator> operators) {
         this.head = head;
         this.operators = operators;
         List<SinkOperator> sinks = new ArrayList<>();
-        List<ExchangeWriter> writers = new ArrayList<>();
+        List<StageOutput> outputs = new ArrayList<>();
         WatermarkAssignerOperator assigner = null;
         for (Operator op : operators) {
             if (op instanceof SinkOperator) {
                 sinks.add((SinkOperator) op);
-            } else if (op instanceof ExchangeWriter) {
-                writers.add((ExchangeWriter) op);
+            } else if (op instanceof StageOutput) {
+                outputs.add((StageOutput) op);
             } else if (op instanceof WatermarkAssignerOperator && assigner == null) {
                 assigner = (WatermarkAssignerOperator) op;
             }
         }
         this.sinkOperators = List.copyOf(sinks);
-        this.exchangeWriters = List.copyOf(writers);
+        this.stageOutputs = List.copyOf(outputs);
         this.watermarkAssigner = assigner;
     }
 
@@ -95,8 +99,8 @@ final class TaskTopology {
         return sinkOperators;
     }
 
-    List<ExchangeWriter> exchangeWriters() {
-        return exchangeWriters;
+    List<StageOutput> stageOutputs() {
+        return stageOutputs;
     }
 
     /** The source's watermark generator, or null. */
@@ -149,7 +153,7 @@ final class TaskTopology {
                 return new CorrelateOperator((CorrelateNode) node, outputOf(node));
             }
             if (node instanceof ExchangeNode) {
-                return new ExchangeWriter(r.exchanges().get(node.id()), r.taskWakeup(), r.firstCheckpoint());
+                return r.stageOutputs().create((ExchangeNode) node, r.taskWakeup(), r.firstCheckpoint());
             }
             if (node instanceof WatermarkAssignerNode) {
                 return new WatermarkAssignerOperator(((WatermarkAssignerNode) node).watermarkField(), outputOf(node));

@@ -1,7 +1,6 @@
 package dev.rsql.runtime.exec.exchange;
 
 import dev.rsql.runtime.data.Row;
-import dev.rsql.runtime.operator.Operator;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +10,7 @@ import java.util.List;
  * channels. Watermarks go to every partition (a newer one replaces an older one still waiting in a batch); barriers,
  * idleness and the end of input go to every partition after everything before them.
  */
-public final class ExchangeWriter implements Operator {
+public final class ExchangeWriter implements StageOutput {
 
     private static final int BATCH = 512;
 
@@ -52,8 +51,23 @@ public final class ExchangeWriter implements Operator {
         }
     }
 
+    @Override
+    public void markIdle(boolean idle) {
+        broadcast(idle ? StreamEvent.Status.IDLE : StreamEvent.Status.ACTIVE);
+    }
+
+    @Override
+    public void barrier(long checkpointId) {
+        broadcast(new StreamEvent.Barrier(checkpointId));
+    }
+
+    @Override
+    public void endOfStream() {
+        broadcast(StreamEvent.Status.END);
+    }
+
     /** Sends an event to every partition, after everything before it. */
-    public void broadcast(StreamEvent event) {
+    private void broadcast(StreamEvent event) {
         for (int p = 0; p < pending.length; p++) {
             pending[p].add(event);
             push(p);
@@ -75,7 +89,7 @@ public final class ExchangeWriter implements Operator {
         }
     }
 
-    /** True while a downstream partition has not caught up: the task should stop reading for now. */
+    @Override
     public boolean isCongested() {
         for (Channel c : channels) {
             if (c.isCongested()) {
