@@ -124,6 +124,16 @@ public final class RowSerializer implements TypeSerializer<Object[]> {
         return row;
     }
 
+    /** Appends the row's bytes to {@code out}: the format is self-delimiting, so rows can follow one another. */
+    public void serialize(Object[] row, ByteWriter out) {
+        codec.writeRow(out, row);
+    }
+
+    /** Reads one row written by {@link #serialize(Object[], ByteWriter)}, leaving {@code in} right after it. */
+    public Object[] deserialize(ByteReader in) {
+        return codec.readRow(in);
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof RowSerializer && ((RowSerializer) o).types.equals(types)

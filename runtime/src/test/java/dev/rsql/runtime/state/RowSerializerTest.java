@@ -20,13 +20,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class RowSerializerTest {
+public class RowSerializerTest {
 
     static final DataType INNER = DataType.row(List.of("a", "b"),
             List.of(DataType.of(Kind.INT), DataType.array(DataType.string())));
 
     /** One field of every kind. */
-    static final List<DataType> ALL_TYPES = List.of(
+    public static final List<DataType> ALL_TYPES = List.of(
             DataType.of(Kind.BOOLEAN),
             DataType.of(Kind.TINYINT),
             DataType.of(Kind.SMALLINT),
@@ -49,7 +49,7 @@ class RowSerializerTest {
             INNER,
             DataType.of(Kind.NULL));
 
-    static Object[] sample() {
+    public static Object[] sample() {
         Map<String, Double> map = new LinkedHashMap<>();
         map.put("x", 1.5);
         map.put(null, null);

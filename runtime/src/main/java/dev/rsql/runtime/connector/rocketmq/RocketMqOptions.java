@@ -3,6 +3,7 @@ package dev.rsql.runtime.connector.rocketmq;
 import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.connector.ConnectorContext;
+import dev.rsql.runtime.rocketmq.RocketMqNames;
 import org.apache.rocketmq.acl.common.AclClientRPCHook;
 import org.apache.rocketmq.acl.common.SessionCredentials;
 import org.apache.rocketmq.remoting.RPCHook;
@@ -139,29 +140,16 @@ final class RocketMqOptions {
 
     // ---- names ----
 
-    /** A RocketMQ group or instance name from free text: {@code [%|a-zA-Z0-9_-]}, at most 255 characters. */
-    static String sanitize(String name) {
-        StringBuilder sb = new StringBuilder(name.length());
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'
-                    || c == '-' || c == '%' || c == '|';
-            sb.append(ok ? c : '_');
-        }
-        String s = sb.toString();
-        return s.length() > 255 ? s.substring(0, 255) : s;
-    }
-
     String consumerGroup() {
         String g = options.get(CONSUMER_GROUP);
         String group = g == null || g.isBlank() ? "rsql_" + job + "_" + table : g.trim();
-        return checkedGroup(sanitize(group));
+        return checkedGroup(RocketMqNames.sanitize(group, RocketMqNames.MAX_GROUP_LENGTH));
     }
 
     String producerGroup() {
         String g = options.get(PRODUCER_GROUP);
         String group = g == null || g.isBlank() ? "rsql_" + job + "_" + table + "_producer" : g.trim();
-        return checkedGroup(sanitize(group));
+        return checkedGroup(RocketMqNames.sanitize(group, RocketMqNames.MAX_GROUP_LENGTH));
     }
 
     private String checkedGroup(String sanitized) {
@@ -176,7 +164,8 @@ final class RocketMqOptions {
      * both join the same group, so it includes this process's instance id, the job, the table and the role.
      */
     String clientInstanceName(String role) {
-        return sanitize("rsql@" + instanceId + "@" + job + "@" + table + "@" + role);
+        return RocketMqNames.sanitize("rsql@" + instanceId + "@" + job + "@" + table + "@" + role,
+                RocketMqNames.MAX_GROUP_LENGTH);
     }
 
     // ---- source ----

@@ -110,16 +110,16 @@ public final class RocketMqTestSupport implements BeforeAllCallback {
         }
     }
 
-    static LocalRocketMq broker() {
+    public static LocalRocketMq broker() {
         return fixture.mq;
     }
 
-    static String namesrv() {
+    public static String namesrv() {
         return fixture.mq.nameServerAddress();
     }
 
     /** A name no other test in this run uses. */
-    static String unique(String base) {
+    public static String unique(String base) {
         return base + "_" + COUNTER.incrementAndGet() + "_" + Long.toString(System.nanoTime() % 1_000_000, 36);
     }
 
@@ -151,14 +151,14 @@ public final class RocketMqTestSupport implements BeforeAllCallback {
         return r;
     }
 
-    static SendResult send(Message msg, int queueId) throws Exception {
+    public static SendResult send(Message msg, int queueId) throws Exception {
         SendResult r = fixture.producer.send(msg, new MessageQueue(msg.getTopic(), broker().brokerName(), queueId));
         assertEquals(SendStatus.SEND_OK, r.getSendStatus());
         return r;
     }
 
     /** Messages stored in the topic right now (sum of the queues' max offsets), read from the broker's store. */
-    static long storedCount(String topic) {
+    public static long storedCount(String topic) {
         long n = 0;
         var config = broker().brokerController().getTopicConfigManager().selectTopicConfig(topic);
         if (config == null) {
