@@ -5,7 +5,7 @@ import dev.rsql.planner.PlannerContext;
 import dev.rsql.planner.ScriptPlanner;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.exec.EngineContext;
-import dev.rsql.runtime.exec.JobInstance;
+import dev.rsql.runtime.exec.Job;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -65,7 +65,14 @@ final class RunCommand implements Callable<Integer> {
             return 2;
         }
         LOG.info("job={} planned from {}:\n{}", arg.jobName, arg.file, planned.graph().explain());
-        JobInstance job = new JobInstance(planned.graph(), new EngineContext(options, classLoader));
+        Job job;
+        try {
+            job = Job.create(planned.graph(), new EngineContext(options, classLoader));
+        } catch (RuntimeException e) {
+            System.err.println("ERROR  job " + arg.jobName + " cannot start: " + e.getMessage());
+            LOG.error("job={} cannot start: {}", arg.jobName, e.getMessage());
+            return 1;
+        }
         Path statusFile = home.statusFile(arg.jobName, instance);
         long pid = ProcessHandle.current().pid();
         Thread hook = new Thread(() -> {
@@ -95,7 +102,7 @@ final class RunCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static void writeStatus(JobInstance job, Path file, long pid) {
+    private static void writeStatus(Job job, Path file, long pid) {
         try {
             StatusFile.write(file, job.status(), pid);
         } catch (IOException e) {

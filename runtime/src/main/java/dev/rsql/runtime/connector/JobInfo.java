@@ -20,4 +20,9 @@ public interface JobInfo {
     Path dataDir();
 
     ClassLoader classLoader();
+
+    /** How the job's transactional sinks learn the fate of an open transaction; null: the job is not transactional. */
+    default SinkTransactions sinkTransactions() {
+        return null;
+    }
 }

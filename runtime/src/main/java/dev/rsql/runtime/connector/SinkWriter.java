@@ -11,6 +11,13 @@ public interface SinkWriter {
     /** Returns once everything written so far is stored by the external system; throws if any of it failed. */
     void flush() throws Exception;
 
+    /**
+     * Makes visible every row written under {@code transactionId}: called only after {@link #flush()} returned and
+     * the job durably recorded the checkpoint. Writers that are not transactional ignore it.
+     */
+    default void commit(String transactionId) throws Exception {
+    }
+
     /** Flushes and releases the writer's resources. */
     void close() throws Exception;
 }

@@ -1,5 +1,7 @@
 package dev.rsql.runtime.connector;
 
+import java.util.List;
+
 /**
  * The readable side of a table. A source splits into shards (a RocketMQ queue, a file); the engine runs one task per
  * shard assigned to this process. Shards may come and go while the job runs (consumer-group rebalancing).
@@ -11,6 +13,14 @@ public interface Source extends AutoCloseable {
 
     /** Starts discovering shards; they are announced to the listener, possibly from another thread. */
     void start(ShardListener listener) throws Exception;
+
+    /**
+     * Every shard of the source, read here or by another process of the job (a topic's queues), once started; empty
+     * when the source cannot tell. A distributed job's downstream watermark waits for each of them.
+     */
+    default List<String> allShardIds() throws Exception {
+        return List.of();
+    }
 
     /** Stops discovering shards and releases shared resources. Called after every reader is closed. */
     @Override

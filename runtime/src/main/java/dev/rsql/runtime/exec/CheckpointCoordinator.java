@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  * acknowledged, the checkpoint is written (positions, watermarks, state directories) and the tasks are told — sources
  * then commit their positions to the external system. One checkpoint runs at a time.
  */
-final class CheckpointCoordinator {
+final class CheckpointCoordinator implements TaskCheckpoints {
 
     private static final Logger LOG = LoggerFactory.getLogger(CheckpointCoordinator.class);
 
@@ -101,8 +101,8 @@ final class CheckpointCoordinator {
         return p.done;
     }
 
-    /** Snapshots a task's state into the checkpoint; returns the directory relative to the checkpoint's. */
-    String snapshotState(long checkpointId, String taskId, KeyedStateBackend state) throws IOException {
+    @Override
+    public String snapshotState(long checkpointId, String taskId, KeyedStateBackend state) throws IOException {
         if (root == null) {
             throw new IllegalStateException("job " + jobName + " keeps state but has no checkpoint directory");
         }
@@ -111,7 +111,8 @@ final class CheckpointCoordinator {
         return name;
     }
 
-    synchronized void acknowledge(long checkpointId, TaskSnapshot snapshot) {
+    @Override
+    public synchronized void acknowledge(long checkpointId, TaskSnapshot snapshot) {
         Pending p = pending;
         if (p == null || p.id != checkpointId) {
             return;

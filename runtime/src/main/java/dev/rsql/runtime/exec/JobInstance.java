@@ -12,7 +12,6 @@ import dev.rsql.runtime.connector.Source;
 import dev.rsql.runtime.exec.exchange.ExchangeWriter;
 import dev.rsql.runtime.exec.exchange.LocalExchange;
 import dev.rsql.runtime.exec.exchange.StageOutput;
-import dev.rsql.runtime.graph.ErrorPolicy;
 import dev.rsql.runtime.graph.ExchangeNode;
 import dev.rsql.runtime.graph.GraphNode;
 import dev.rsql.runtime.graph.JobGraph;
@@ -32,9 +31,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -45,7 +42,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Collectors;
 
 /**
  * Runs one job's graph in this process: creates its sinks, exchanges and sources, a task for every shard the sources
@@ -54,7 +50,7 @@ import java.util.stream.Collectors;
  * completed checkpoint: state, watermarks and source positions; once it has finished, it has nothing to resume, and
  * its next run starts from the beginning.
  */
-public final class JobInstance implements AutoCloseable {
+public final class JobInstance implements Job {
 
     private static final Logger LOG = LoggerFactory.getLogger(JobInstance.class);
     private static final Duration STOP_TIMEOUT = Duration.ofMinutes(2);
@@ -142,11 +138,13 @@ public final class JobInstance implements AutoCloseable {
         return t;
     }
 
+    @Override
     public JobGraph graph() {
         return graph;
     }
 
     /** Creates sinks, exchanges and sources, restores the latest checkpoint if any, and starts reading. */
+    @Override
     public synchronized void start() throws Exception {
         if (state != State.CREATED) {
             throw new IllegalStateException("job " + graph.name() + " was already started");
@@ -235,33 +233,9 @@ public final class JobInstance implements AutoCloseable {
         task.start();
     }
 
-    /**
-     * A row that a function fails on after an exchange no longer knows its source record: it is skipped only when
-     * every source table upstream says skip, and dead-lettered when they agree on one dead-letter table.
-     */
     private RecordErrorHandler partitionErrorHandler(String taskId, GraphNode exchange, SinkWriterContext context)
             throws Exception {
-        List<SourceNode> upstream = new ArrayList<>();
-        collectSources(exchange, upstream);
-        boolean skip = upstream.stream().allMatch(s -> s.errorPolicy() == ErrorPolicy.SKIP);
-        Set<TableDescriptor> deadLetters = upstream.stream().map(SourceNode::deadLetterTable)
-                .filter(Objects::nonNull).collect(Collectors.toSet());
-        TableDescriptor dl = skip && deadLetters.size() == 1 ? deadLetters.iterator().next() : null;
-        String tables = upstream.stream().map(s -> s.table().name()).distinct().collect(Collectors.joining(", "));
-        return new RecordErrorHandler(graph.name(), taskId, tables, skip ? ErrorPolicy.SKIP : ErrorPolicy.FAIL,
-                dl == null ? null : services.sideOutput(dl, context), dl == null ? null : dl.schema().rowType());
-    }
-
-    private static void collectSources(GraphNode node, List<SourceNode> into) {
-        if (node instanceof SourceNode) {
-            if (!into.contains(node)) {
-                into.add((SourceNode) node);
-            }
-            return;
-        }
-        for (GraphNode in : node.inputs()) {
-            collectSources(in, into);
-        }
+        return RecordErrorHandler.afterExchange(graph.name(), taskId, exchange, t -> services.sideOutput(t, context));
     }
 
     /** A task's writer into one of the job's in-process exchanges. */
@@ -353,13 +327,8 @@ public final class JobInstance implements AutoCloseable {
         SinkWriterContext writerContext = writerContext(id);
         TaskTopology topology = TaskTopology.build(node, new TaskTopology.Resources(graph, sinks, this::stageOutput,
                 writerContext, () -> self.get().wakeUp(), firstCheckpoint));
-        SinkWriter deadLetter = null;
-        TableDescriptor dl = node.deadLetterTable();
-        if (dl != null) {
-            deadLetter = services.sideOutput(dl, writerContext);
-        }
-        RecordErrorHandler errors = new RecordErrorHandler(graph.name(), id, node.table().name(), node.errorPolicy(),
-                deadLetter, dl == null ? null : dl.schema().rowType());
+        RecordErrorHandler errors = RecordErrorHandler.forSource(graph.name(), id, node,
+                t -> services.sideOutput(t, writerContext));
         SourceTask task = new SourceTask(id, services, topology, reader, errors, !stateful, idleTimeoutMillis);
         self.set(task);
         return task;
@@ -388,7 +357,7 @@ public final class JobInstance implements AutoCloseable {
         }
 
         @Override
-        public CheckpointCoordinator coordinator() {
+        public TaskCheckpoints coordinator() {
             return coordinator;
         }
 
@@ -511,6 +480,7 @@ public final class JobInstance implements AutoCloseable {
      * source task finishes the records it holds, flushes its sinks and commits its position, and the partition tasks
      * end after the last rows reach them (open windows stay in the checkpoint). Blocks until done.
      */
+    @Override
     public void stop() {
         if (beginShutdown()) {
             shutdown(State.STOPPED);
@@ -579,6 +549,7 @@ public final class JobInstance implements AutoCloseable {
     }
 
     /** Waits for the job to end; returns false on timeout. */
+    @Override
     public boolean awaitTermination(Duration timeout) {
         try {
             termination.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -594,15 +565,18 @@ public final class JobInstance implements AutoCloseable {
     }
 
     /** Completes with the final state when the job has ended. */
+    @Override
     public CompletableFuture<State> termination() {
         return termination;
     }
 
+    @Override
     public State state() {
         return state;
     }
 
     /** Why the job failed, or null. */
+    @Override
     public Throwable failure() {
         return failure;
     }
@@ -612,6 +586,7 @@ public final class JobInstance implements AutoCloseable {
         return coordinator.trigger();
     }
 
+    @Override
     public JobStatus status() {
         List<TaskStatus> all = new ArrayList<>();
         synchronized (this) {
@@ -626,10 +601,5 @@ public final class JobInstance implements AutoCloseable {
     /** Size of the job's local state on disk, for status and benchmarks. */
     public long stateSizeOnDisk() {
         return DirectorySize.of(jobStateDir);
-    }
-
-    @Override
-    public void close() {
-        stop();
     }
 }

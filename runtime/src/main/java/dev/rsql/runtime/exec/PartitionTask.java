@@ -51,17 +51,9 @@ final class PartitionTask extends Task implements GateReader.Handler {
         head.emitWatermark(watermark);
     }
 
-    /**
-     * The row may have been made here (e.g. a window's result, fired by a watermark) and no longer knows its source
-     * records, so the row itself is what the error names and dead-letters.
-     */
     @Override
     boolean skipFailedRow(Row row, FunctionException failure) throws Exception {
-        String position = "partition " + partition + ", row " + row;
-        if (errors.functionError(position, row, failure)) {
-            return true;
-        }
-        throw RecordException.processing(services.jobName(), id, position, failure);
+        return skipFailedRowAfterExchange("partition " + partition, row, failure);
     }
 
     @Override

@@ -4,15 +4,23 @@ import dev.rsql.runtime.connector.SinkWriter;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.graph.ErrorPolicy;
 import dev.rsql.runtime.graph.FunctionException;
+import dev.rsql.runtime.graph.GraphNode;
+import dev.rsql.runtime.graph.SourceNode;
+import dev.rsql.runtime.table.TableDescriptor;
 import dev.rsql.runtime.types.DataType;
 import dev.rsql.runtime.types.RowType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 
 /**
  * Applies a source table's error policy to records that cannot be decoded: fail the task, or skip the record —
@@ -33,6 +41,11 @@ final class RecordErrorHandler {
     private final RowType deadLetterType;
     private final AtomicLong skipped = new AtomicLong();
 
+    /** Opens a writer of a table that is not a sink of the graph (a dead-letter table). */
+    interface SideOutputs {
+        SinkWriter open(TableDescriptor table) throws Exception;
+    }
+
     RecordErrorHandler(String jobName, String taskId, String tableName, ErrorPolicy policy, SinkWriter deadLetter,
                        RowType deadLetterType) {
         this.jobName = jobName;
@@ -41,6 +54,44 @@ final class RecordErrorHandler {
         this.policy = policy;
         this.deadLetter = deadLetter;
         this.deadLetterType = deadLetterType;
+    }
+
+    /** The handler of a task reading a source: the table's policy and dead-letter table. */
+    static RecordErrorHandler forSource(String jobName, String taskId, SourceNode source, SideOutputs sideOutputs)
+            throws Exception {
+        TableDescriptor dl = source.deadLetterTable();
+        return new RecordErrorHandler(jobName, taskId, source.table().name(), source.errorPolicy(),
+                dl == null ? null : sideOutputs.open(dl), dl == null ? null : dl.schema().rowType());
+    }
+
+    /**
+     * The handler of a task after an exchange. A row that a function fails on there no longer knows its source
+     * record: it is skipped only when every source table upstream says skip, and dead-lettered when they agree on one
+     * dead-letter table.
+     */
+    static RecordErrorHandler afterExchange(String jobName, String taskId, GraphNode exchange,
+                                            SideOutputs sideOutputs) throws Exception {
+        List<SourceNode> upstream = new ArrayList<>();
+        collectSources(exchange, upstream);
+        boolean skip = upstream.stream().allMatch(s -> s.errorPolicy() == ErrorPolicy.SKIP);
+        Set<TableDescriptor> deadLetters = upstream.stream().map(SourceNode::deadLetterTable)
+                .filter(Objects::nonNull).collect(Collectors.toSet());
+        TableDescriptor dl = skip && deadLetters.size() == 1 ? deadLetters.iterator().next() : null;
+        String tables = upstream.stream().map(s -> s.table().name()).distinct().collect(Collectors.joining(", "));
+        return new RecordErrorHandler(jobName, taskId, tables, skip ? ErrorPolicy.SKIP : ErrorPolicy.FAIL,
+                dl == null ? null : sideOutputs.open(dl), dl == null ? null : dl.schema().rowType());
+    }
+
+    private static void collectSources(GraphNode node, List<SourceNode> into) {
+        if (node instanceof SourceNode) {
+            if (!into.contains(node)) {
+                into.add((SourceNode) node);
+            }
+            return;
+        }
+        for (GraphNode in : node.inputs()) {
+            collectSources(in, into);
+        }
     }
 
     void decodeError(String position, byte[] payload, Exception cause) throws Exception {

@@ -122,6 +122,11 @@ final class SourceTask extends Task implements ReaderOutput {
     }
 
     @Override
+    long inputPosition() {
+        return currentPosition;
+    }
+
+    @Override
     long currentWatermark() {
         return topology.watermarkAssigner() == null ? Long.MIN_VALUE : topology.watermarkAssigner().currentWatermark();
     }

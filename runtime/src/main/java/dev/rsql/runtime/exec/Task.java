@@ -269,7 +269,10 @@ public abstract class Task {
         }
     }
 
-    /** Flushes operators and sinks, snapshots state, sends the barrier on, and acknowledges the checkpoint. */
+    /**
+     * Flushes operators and sinks, passes the barrier on (after every row before it), then persists the task's part:
+     * state, position, watermark.
+     */
     final void checkpoint(long checkpointId) {
         if (status != TaskStatus.State.RUNNING) {
             return;
@@ -280,18 +283,30 @@ public abstract class Task {
                 op.flush();
             }
             flushSideOutputs();
-            String stateDir = state == null ? null : services.coordinator().snapshotState(checkpointId, id, state);
             for (StageOutput w : topology.stageOutputs()) {
                 w.barrier(checkpointId);
             }
-            recordCheckpoint(checkpointId, position);
+            persist(checkpointId, position);
             lastCheckpointMillis = System.currentTimeMillis();
-            services.coordinator().acknowledge(checkpointId,
-                    new TaskSnapshot(id, position, currentWatermark(), stateDir));
         } catch (Exception e) {
             throw new CheckpointException("job " + services.jobName() + " task " + id + ": checkpoint "
                     + checkpointId + " at " + description() + " failed", e);
         }
+    }
+
+    /** Persists the task's part of a checkpoint once everything before it is flushed and passed on. */
+    void persist(long checkpointId, long position) throws Exception {
+        String stateDir = state == null ? null : services.coordinator().snapshotState(checkpointId, id, state);
+        recordCheckpoint(checkpointId, position);
+        services.coordinator().acknowledge(checkpointId, new TaskSnapshot(id, position, currentWatermark(), stateDir));
+    }
+
+    /** Takes checkpoint {@code checkpointId} at the next record boundary and then stops (its input moves away). */
+    void requestCheckpointAndStop(long checkpointId) {
+        sendMail(() -> {
+            checkpoint(checkpointId);
+            stopRequested = true;
+        });
     }
 
     /** Hook for source tasks: remember the position a checkpoint covers. */
@@ -411,6 +426,26 @@ public abstract class Task {
 
     /** A function failed on a row: true when the task's error policy skips it (see {@link OperatorContext}). */
     abstract boolean skipFailedRow(Row row, FunctionException failure) throws Exception;
+
+    /**
+     * For tasks after an exchange: the row may have been made here (e.g. a window's result, fired by a watermark) and
+     * no longer knows its source records, so the row itself is what the error names and dead-letters.
+     */
+    final boolean skipFailedRowAfterExchange(String input, Row row, FunctionException failure) throws Exception {
+        String position = input + ", row " + row;
+        if (errors.functionError(position, row, failure)) {
+            return true;
+        }
+        throw RecordException.processing(services.jobName(), id, position, failure);
+    }
+
+    /**
+     * The position of the input event being processed, which rows sent to a shuffle carry so that a receiver can
+     * tell a replayed row from a new one; {@code -1} when there is none.
+     */
+    long inputPosition() {
+        return -1;
+    }
 
     /** The operators' view of this task. */
     private final class Context implements OperatorContext {

@@ -22,7 +22,7 @@ interface TaskServices {
     /** For processing-time wake-ups and idleness checks. */
     ScheduledExecutorService timers();
 
-    CheckpointCoordinator coordinator();
+    TaskCheckpoints coordinator();
 
     /** Opens a task's keyed state, restored from the latest completed checkpoint when it has one for the task. */
     KeyedStateBackend openState(String taskId);

@@ -39,6 +39,11 @@ public final class SinkOperator implements Operator {
         writer.flush();
     }
 
+    /** Makes the rows written under a transaction visible (see {@link SinkWriter#commit}). */
+    public void commit(String transactionId) throws Exception {
+        writer.commit(transactionId);
+    }
+
     @Override
     public void close() throws Exception {
         writer.close();

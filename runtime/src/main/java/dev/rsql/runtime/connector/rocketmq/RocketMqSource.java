@@ -131,6 +131,15 @@ final class RocketMqSource implements Source {
         c.rebalanceNow();
     }
 
+    @Override
+    public List<String> allShardIds() throws Exception {
+        List<String> ids = new ArrayList<>();
+        for (MessageQueue q : consumer.consumer().fetchMessageQueues(options.topic)) {
+            ids.add(RocketMqShardReader.shardId(q));
+        }
+        return ids;
+    }
+
     private String describeMode() {
         switch (mode) {
             case TIMESTAMP:

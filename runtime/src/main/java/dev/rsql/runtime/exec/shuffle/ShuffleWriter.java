@@ -2,7 +2,7 @@ package dev.rsql.runtime.exec.shuffle;
 
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.exec.exchange.KeyGroupSelector;
-import dev.rsql.runtime.operator.Operator;
+import dev.rsql.runtime.exec.exchange.StageOutput;
 import dev.rsql.runtime.rocketmq.RocketMqRetry;
 import dev.rsql.runtime.types.RowType;
 import org.apache.rocketmq.client.producer.SendCallback;
@@ -13,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.RejectedExecutionException;
@@ -36,10 +37,10 @@ import java.util.function.LongSupplier;
  * applied already), a persistent one fails the writer. Nothing here blocks the task thread but
  * {@link #awaitAcknowledged}.
  *
- * <p>The {@link Operator} methods, {@link #markIdle} and {@link #awaitAcknowledged} belong to the task thread; sends
+ * <p>The {@link StageOutput} methods and {@link #awaitAcknowledged} belong to the task thread; sends
  * complete on the transport's threads, delayed batches and retries go out on the {@link ShuffleSender}'s timer.
  */
-public final class ShuffleWriter implements Operator {
+public final class ShuffleWriter implements StageOutput {
 
     private static final Logger LOG = LoggerFactory.getLogger(ShuffleWriter.class);
 
@@ -147,8 +148,9 @@ public final class ShuffleWriter implements Operator {
     }
 
     /** The channel has no data for now ({@code true}: receivers leave it out of their watermark) or again. */
-    public void markIdle(boolean idle) throws IOException {
-        throwIfFailed();
+    @Override
+    public void markIdle(boolean idle) {
+        throwIfFailedUnchecked();
         if (idle == this.idle) {
             return;
         }
@@ -191,6 +193,30 @@ public final class ShuffleWriter implements Operator {
             enqueue(out, complete);
         } else if (first) {
             scheduleLinger(batchDelayNanos);
+        }
+    }
+
+    /** A checkpoint may cover the input only once everything it produced is stored by the broker. */
+    @Override
+    public void barrier(long checkpointId) {
+        try {
+            awaitAcknowledged(sender.options().retryTimeout());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (TimeoutException e) {
+            throw new UncheckedIOException(new IOException(e.getMessage(), e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("channel " + channel + ": interrupted waiting for acknowledgements", e);
+        }
+    }
+
+    @Override
+    public void endOfStream() {
+        try {
+            flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -254,6 +280,14 @@ public final class ShuffleWriter implements Operator {
     /** Messages acknowledged by the broker so far. */
     public long messagesSent() {
         return messages.get();
+    }
+
+    private void throwIfFailedUnchecked() {
+        try {
+            throwIfFailed();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private void throwIfFailed() throws IOException {

@@ -1,0 +1,53 @@
+package dev.rsql.runtime.exec;
+
+import dev.rsql.runtime.graph.JobGraph;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One process's part of a running job: all of it ({@link JobInstance}), or, with {@code execution.mode =
+ * distributed}, the queues this process owns among the instances of the job ({@link DistributedJob}).
+ */
+public interface Job extends AutoCloseable {
+
+    /** The job for {@code graph} in the mode its settings ask for. */
+    static Job create(JobGraph graph, EngineContext engine) {
+        String mode = engine.configFor(graph.parameters()).getOrDefault("local", "execution.mode");
+        switch (mode.toLowerCase()) {
+            case "local":
+                return new JobInstance(graph, engine);
+            case "distributed":
+                return new DistributedJob(graph, engine);
+            default:
+                throw new dev.rsql.runtime.config.ConfigException("execution.mode must be 'local' or 'distributed', got '"
+                        + mode + "'");
+        }
+    }
+
+    JobGraph graph();
+
+    /** Creates the job's parts and starts reading. */
+    void start() throws Exception;
+
+    /** Stops gracefully: what was read is checkpointed, so a restart (or another instance) resumes there. */
+    void stop();
+
+    /** Waits for the job to end; returns false on timeout. */
+    boolean awaitTermination(Duration timeout);
+
+    /** Completes with the final state when the job has ended. */
+    CompletableFuture<JobInstance.State> termination();
+
+    JobInstance.State state();
+
+    /** Why the job failed, or null. */
+    Throwable failure();
+
+    JobStatus status();
+
+    @Override
+    default void close() {
+        stop();
+    }
+}

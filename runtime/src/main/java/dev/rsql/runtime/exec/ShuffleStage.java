@@ -1,0 +1,307 @@
+package dev.rsql.runtime.exec;
+
+import dev.rsql.runtime.connector.SinkWriterContext;
+import dev.rsql.runtime.exec.shuffle.ShuffleCheckpoint;
+import dev.rsql.runtime.exec.shuffle.ShuffleInput;
+import dev.rsql.runtime.exec.shuffle.ShuffleReader;
+import dev.rsql.runtime.exec.shuffle.ShuffleTopic;
+import dev.rsql.runtime.exec.shuffle.TopicProvisioner;
+import dev.rsql.runtime.graph.ExchangeNode;
+import dev.rsql.runtime.rocketmq.RocketMqNames;
+import dev.rsql.runtime.state.KeyedStateBackend;
+import dev.rsql.runtime.state.changelog.ChangelogSettings;
+import dev.rsql.runtime.state.changelog.RestoredState;
+import dev.rsql.runtime.state.changelog.StateChangelogWriter;
+import dev.rsql.runtime.state.changelog.StateQueueConflictException;
+import dev.rsql.runtime.state.rocksdb.RocksDbOptions;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The keyed stage after one exchange of a distributed job, in this process: the exchange's shuffle topic and state
+ * topic (queue for queue), a {@link ShuffleReader} in the exchange's consumer group, and a {@link ShuffleTask} for
+ * every shuffle queue the group assigns here. An assigned queue's task restores its state from its state queue and
+ * only then starts reading, at the offset its commit record names; a revoked queue's task checkpoints and stops
+ * before the rebalance goes on.
+ */
+final class ShuffleStage implements ShuffleReader.Listener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ShuffleStage.class);
+    private static final Duration POLL = Duration.ofMillis(100);
+
+    private final DistributedJob job;
+    private final ExchangeNode exchange;
+    private final ShuffleTopic shuffle;
+    private final ShuffleTopic stateTopic;
+    private final Map<MessageQueue, ShuffleTask> byQueue = new ConcurrentHashMap<>();
+    private final Map<String, RestoredState> restoring = new ConcurrentHashMap<>();
+    private final Map<String, ShuffleCheckpoint> checkpoints = new ConcurrentHashMap<>();
+    private Set<String> channels;
+    private ShuffleReader reader;
+    private Thread poller;
+    private volatile boolean polling;
+
+    /** Provisions the exchange's shuffle and state topics. */
+    ShuffleStage(DistributedJob job, ExchangeNode exchange, TopicProvisioner provisioner) throws Exception {
+        this.job = job;
+        this.exchange = exchange;
+        int queues = exchange.isSinglePartition() ? 1 : job.shuffleOptions().queues();
+        this.shuffle = provisioner.provision(ShuffleTopic.topicName(job.jobName(), exchange.id()), queues);
+        this.stateTopic = provisioner.provision(stateTopicName(job.jobName(), exchange.id()), queues);
+    }
+
+    /** The state topic of an exchange: {@code rsql_<job>_<exchange id>_state}. */
+    static String stateTopicName(String job, String exchangeId) {
+        return RocketMqNames.distinct("rsql_" + job + "_" + exchangeId + "_state", RocketMqNames.MAX_TOPIC_LENGTH);
+    }
+
+    /** The producer that appends to state queues: synchronous sends, each retried by the changelog itself. */
+    static DefaultMQProducer startStateProducer(String namesrv, String job, String instanceId,
+                                                ChangelogSettings settings) throws MQClientException {
+        DefaultMQProducer producer = new DefaultMQProducer(
+                RocketMqNames.distinct("rsql_" + job + "_state", RocketMqNames.MAX_GROUP_LENGTH));
+        producer.setNamesrvAddr(namesrv);
+        producer.setInstanceName(RocketMqNames.sanitize("rsql@" + instanceId + "@" + job + "@state",
+                RocketMqNames.MAX_GROUP_LENGTH));
+        producer.setSendMsgTimeout((int) Math.min(Integer.MAX_VALUE, settings.requestTimeout().toMillis()));
+        // A retry inside the client could store a message twice at different offsets; the changelog retries itself.
+        producer.setRetryTimesWhenSendFailed(0);
+        producer.setCompressMsgBodyOverHowmuch(Integer.MAX_VALUE);
+        producer.start();
+        return producer;
+    }
+
+    ShuffleTopic shuffleTopic() {
+        return shuffle;
+    }
+
+    /** The ids of this stage's tasks, one per shuffle queue: the channels of a shuffle downstream. */
+    List<String> channelIds() {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < shuffle.queueCount(); i++) {
+            ids.add(taskId(i));
+        }
+        return ids;
+    }
+
+    private String taskId(int queueIndex) {
+        return exchange.id() + "#" + queueIndex;
+    }
+
+    /** The state queue of the task with this id, or null if the task is not one of this stage's. */
+    MessageQueue stateQueueOf(String taskId) {
+        String prefix = exchange.id() + "#";
+        if (!taskId.startsWith(prefix)) {
+            return null;
+        }
+        try {
+            int index = Integer.parseInt(taskId.substring(prefix.length()));
+            return index >= 0 && index < stateTopic.queueCount() ? stateTopic.queue(index) : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** Joins the exchange's consumer group and starts handing polled messages to the tasks. */
+    void start() throws Exception {
+        channels = new HashSet<>(job.upstreamChannels(exchange));
+        String instance = RocketMqNames.sanitize("rsql@" + job.instanceId() + "@" + job.jobName() + "@"
+                + exchange.id(), RocketMqNames.MAX_GROUP_LENGTH);
+        reader = new ShuffleReader(job.namesrv(), ShuffleTopic.consumerGroup(job.jobName(), exchange.id()), instance,
+                shuffle, this);
+        polling = true;
+        poller = new Thread(this::pollLoop, "rsql-" + job.jobName().replace('/', '.') + "-" + exchange.id()
+                + "-poller");
+        poller.setDaemon(true);
+        poller.start();
+        reader.start();
+    }
+
+    private void pollLoop() {
+        while (polling) {
+            try {
+                List<MessageExt> messages = reader.poll(POLL);
+                if (!messages.isEmpty()) {
+                    ShuffleTask task = byQueue.get(reader.queueOf(messages.get(0)));
+                    if (task != null) {
+                        task.offer(messages);
+                    }
+                }
+            } catch (RuntimeException e) {
+                if (polling) {
+                    LOG.warn("job={} topic={}: polling failed: {}", job.jobName(), shuffle.name(), e.toString());
+                }
+            }
+        }
+    }
+
+    /** Restores the queue's state, starts its task, and then lets the reader fetch from the checkpointed offset. */
+    @Override
+    public void assigned(MessageQueue queue) {
+        if (!job.isRunning()) {
+            return;
+        }
+        int index = shuffle.indexOf(queue);
+        String id = taskId(index);
+        try {
+            RestoredState restored = job.restorer().restore(job.jobName(), id, stateTopic.queue(index),
+                    job.workDir(id), job.keyGroups(), RocksDbOptions.defaults());
+            ShuffleCheckpoint checkpoint = restored.commit() == null ? ShuffleCheckpoint.INITIAL
+                    : ShuffleCheckpoint.fromBytes(restored.commit().taskMeta());
+            restoring.put(id, restored);
+            checkpoints.put(id, checkpoint);
+            StateChangelogWriter changelog = new StateChangelogWriter(job.jobName(), id, job.stateProducer(), restored,
+                    job.changelogSettings());
+            ShuffleTask task = job.addTask(id, first -> createTask(id, index, queue, checkpoint, changelog));
+            byQueue.put(queue, task);
+            job.transactions().register(task);
+            reader.seek(queue, checkpoint.nextOffset());
+            LOG.info("job={} task={} took shuffle queue {} of {}: restored in {} ms ({} entries), reading from offset"
+                            + " {}", job.jobName(), id, index, shuffle.name(), restored.stats().millis(),
+                    restored.stats().entriesApplied(), checkpoint.nextOffset());
+        } catch (Exception e) {
+            RestoredState r = restoring.remove(id);
+            if (r != null) {
+                r.backend().close();
+            }
+            job.fail(new IllegalStateException("job " + job.jobName() + ": cannot take shuffle queue " + index
+                    + " of " + shuffle.name() + ": " + e.getMessage(), e));
+        }
+    }
+
+    private ShuffleTask createTask(String id, int index, MessageQueue queue, ShuffleCheckpoint checkpoint,
+                                   StateChangelogWriter changelog) throws Exception {
+        AtomicReference<ShuffleTask> self = new AtomicReference<>();
+        SinkWriterContext writerContext = job.writerContext(id, () -> self.get().transaction());
+        TaskTopology topology = job.topology(id, exchange, writerContext, self);
+        ShuffleInput input = new ShuffleInput(exchange.outputType(), channels, checkpoint.channels());
+        RecordErrorHandler errors = job.errorHandlerAfterExchange(id, exchange, writerContext);
+        ShuffleTask task = new ShuffleTask(id, "shuffle queue " + index + " of " + shuffle.name(), job.services(),
+                topology, input, checkpoint, changelog, new QueueControl(queue), errors);
+        self.set(task);
+        return task;
+    }
+
+    /** The queue moves to another instance: its task checkpoints and stops first. */
+    @Override
+    public void revoked(MessageQueue queue) {
+        ShuffleTask task = byQueue.get(queue);
+        if (task != null) {
+            LOG.info("job={} task={} revoked; checkpointing and stopping", job.jobName(), task.id());
+            job.checkpointAndStop(task);
+        }
+    }
+
+    /** The state a task's operators open: the one restored for it. */
+    KeyedStateBackend restoredState(String taskId) {
+        RestoredState r = restoring.get(taskId);
+        return r == null ? null : r.backend();
+    }
+
+    /** The watermark a task resumes from, as its operators see it. */
+    TaskSnapshot restoredSnapshot(String taskId) {
+        ShuffleCheckpoint c = checkpoints.get(taskId);
+        return c == null ? null : new TaskSnapshot(taskId, c.nextOffset(), c.watermark(), null);
+    }
+
+    /** Releases what a task of this stage held: its queue, state and working directory. */
+    void taskEnded(Task task) {
+        if (!(task instanceof ShuffleTask)) {
+            return;
+        }
+        byQueue.values().remove(task);
+        job.transactions().unregister((ShuffleTask) task);
+        checkpoints.remove(task.id());
+        RestoredState r = restoring.remove(task.id());
+        if (r != null) {
+            r.backend().close();
+            try {
+                CompletedCheckpoint.deleteTree(job.workDir(task.id()));
+            } catch (IOException e) {
+                LOG.warn("job={} task={}: cannot delete its working state {}: {}", job.jobName(), task.id(),
+                        job.workDir(task.id()), e.toString());
+            }
+        }
+    }
+
+    /**
+     * True when a task of this stage failed because another instance took its state queue over (it claimed the
+     * queue after a rebalance this instance has not seen yet): the task's unfinished checkpoint is void, the other
+     * instance continues from the last one, and this instance goes on.
+     */
+    boolean taskFailed(Task task, Throwable cause) {
+        if (!(task instanceof ShuffleTask)) {
+            return false;
+        }
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof StateQueueConflictException) {
+                LOG.warn("job={} task={}: another instance took the state queue over; leaving the queue to it",
+                        job.jobName(), task.id());
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Stops handing messages to tasks (the job is stopping). */
+    void stopReading() {
+        polling = false;
+        if (poller != null) {
+            try {
+                poller.join(POLL.toMillis() * 20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Leaves the consumer group: the other instances take the queues. */
+    void close() {
+        if (reader != null) {
+            reader.close();
+        }
+    }
+
+    /** A task's control over its shuffle queue. */
+    private final class QueueControl implements ShuffleTask.QueueControl {
+        private final MessageQueue queue;
+
+        QueueControl(MessageQueue queue) {
+            this.queue = queue;
+        }
+
+        @Override
+        public void pause() {
+            reader.pause(queue);
+        }
+
+        @Override
+        public void resume() {
+            reader.resume(queue);
+        }
+
+        @Override
+        public void commit(long offset) {
+            try {
+                reader.commit(queue, offset);
+            } catch (Exception e) {
+                LOG.debug("job={} topic={} queue={}: storing offset {} failed: {}", job.jobName(), shuffle.name(),
+                        queue.getQueueId(), offset, e.toString());
+            }
+        }
+    }
+}
