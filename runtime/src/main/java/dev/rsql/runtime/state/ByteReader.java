@@ -1,48 +1,48 @@
 package dev.rsql.runtime.state;
 
 /** Reads what {@link ByteWriter} wrote. */
-final class ByteReader {
+public final class ByteReader {
 
     private final byte[] buf;
     private int pos;
 
-    ByteReader(byte[] buf) {
+    public ByteReader(byte[] buf) {
         this.buf = buf;
     }
 
-    boolean isBitSet(int bitmapOffset, int bit) {
+    public boolean isBitSet(int bitmapOffset, int bit) {
         return (buf[bitmapOffset + (bit >>> 3)] & (1 << (bit & 7))) != 0;
     }
 
     /** Skips {@code n} bytes and returns the offset where they start. */
-    int skip(int n) {
+    public int skip(int n) {
         check(n);
         int at = pos;
         pos += n;
         return at;
     }
 
-    int position() {
+    public int position() {
         return pos;
     }
 
-    boolean atEnd() {
+    public boolean atEnd() {
         return pos == buf.length;
     }
 
-    byte readByte() {
+    public byte readByte() {
         check(1);
         return buf[pos++];
     }
 
-    short readShort() {
+    public short readShort() {
         check(2);
         int v = (buf[pos] & 0xff) << 8 | (buf[pos + 1] & 0xff);
         pos += 2;
         return (short) v;
     }
 
-    int readInt() {
+    public int readInt() {
         check(4);
         int v = (buf[pos] & 0xff) << 24 | (buf[pos + 1] & 0xff) << 16 | (buf[pos + 2] & 0xff) << 8
                 | (buf[pos + 3] & 0xff);
@@ -50,7 +50,7 @@ final class ByteReader {
         return v;
     }
 
-    long readLong() {
+    public long readLong() {
         check(8);
         long v = 0;
         for (int i = 0; i < 8; i++) {
@@ -60,7 +60,7 @@ final class ByteReader {
         return v;
     }
 
-    int readVarInt() {
+    public int readVarInt() {
         int v = 0;
         for (int shift = 0; shift < 35; shift += 7) {
             byte b = readByte();
@@ -72,7 +72,7 @@ final class ByteReader {
         throw new StateException("malformed varint at " + (pos - 5));
     }
 
-    byte[] readBytes(int n) {
+    public byte[] readBytes(int n) {
         check(n);
         byte[] b = new byte[n];
         System.arraycopy(buf, pos, b, 0, n);
@@ -80,11 +80,11 @@ final class ByteReader {
         return b;
     }
 
-    byte[] readLengthPrefixed() {
+    public byte[] readLengthPrefixed() {
         return readBytes(readVarInt());
     }
 
-    String readUtf8() {
+    public String readUtf8() {
         int n = readVarInt();
         check(n);
         String s = new String(buf, pos, n, java.nio.charset.StandardCharsets.UTF_8);

@@ -3,28 +3,28 @@ package dev.rsql.runtime.state;
 import java.util.Arrays;
 
 /** A growable big-endian byte buffer for serializers. Not thread-safe. */
-final class ByteWriter {
+public final class ByteWriter {
 
     private byte[] buf;
     private int pos;
 
-    ByteWriter(int capacity) {
+    public ByteWriter(int capacity) {
         buf = new byte[Math.max(capacity, 16)];
     }
 
-    void reset() {
+    public void reset() {
         pos = 0;
     }
 
-    int capacity() {
+    public int capacity() {
         return buf.length;
     }
 
-    int position() {
+    public int position() {
         return pos;
     }
 
-    byte[] toByteArray() {
+    public byte[] toByteArray() {
         return Arrays.copyOf(buf, pos);
     }
 
@@ -35,7 +35,7 @@ final class ByteWriter {
     }
 
     /** Reserves {@code n} zero bytes (e.g. a null bitmap filled in later) and returns their offset. */
-    int reserve(int n) {
+    public int reserve(int n) {
         ensure(n);
         int at = pos;
         Arrays.fill(buf, at, at + n, (byte) 0);
@@ -43,22 +43,22 @@ final class ByteWriter {
         return at;
     }
 
-    void setBit(int bitmapOffset, int bit) {
+    public void setBit(int bitmapOffset, int bit) {
         buf[bitmapOffset + (bit >>> 3)] |= (byte) (1 << (bit & 7));
     }
 
-    void writeByte(int v) {
+    public void writeByte(int v) {
         ensure(1);
         buf[pos++] = (byte) v;
     }
 
-    void writeShort(int v) {
+    public void writeShort(int v) {
         ensure(2);
         buf[pos++] = (byte) (v >>> 8);
         buf[pos++] = (byte) v;
     }
 
-    void writeInt(int v) {
+    public void writeInt(int v) {
         ensure(4);
         buf[pos++] = (byte) (v >>> 24);
         buf[pos++] = (byte) (v >>> 16);
@@ -66,7 +66,7 @@ final class ByteWriter {
         buf[pos++] = (byte) v;
     }
 
-    void writeLong(long v) {
+    public void writeLong(long v) {
         ensure(8);
         for (int shift = 56; shift >= 0; shift -= 8) {
             buf[pos++] = (byte) (v >>> shift);
@@ -74,7 +74,7 @@ final class ByteWriter {
     }
 
     /** Unsigned LEB128. */
-    void writeVarInt(int v) {
+    public void writeVarInt(int v) {
         ensure(5);
         while ((v & ~0x7f) != 0) {
             buf[pos++] = (byte) ((v & 0x7f) | 0x80);
@@ -83,18 +83,18 @@ final class ByteWriter {
         buf[pos++] = (byte) v;
     }
 
-    void writeBytes(byte[] b) {
+    public void writeBytes(byte[] b) {
         writeBytes(b, 0, b.length);
     }
 
-    void writeBytes(byte[] b, int off, int len) {
+    public void writeBytes(byte[] b, int off, int len) {
         ensure(len);
         System.arraycopy(b, off, buf, pos, len);
         pos += len;
     }
 
     /** Length (varint) followed by the bytes. */
-    void writeLengthPrefixed(byte[] b) {
+    public void writeLengthPrefixed(byte[] b) {
         writeVarInt(b.length);
         writeBytes(b);
     }

@@ -4,15 +4,12 @@ import dev.rsql.runtime.connector.SinkWriter;
 import dev.rsql.runtime.connector.SinkWriterContext;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.format.RowEncoder;
-import org.apache.rocketmq.client.exception.MQBrokerException;
-import org.apache.rocketmq.client.exception.RequestTimeoutException;
+import dev.rsql.runtime.rocketmq.RocketMqRetry;
 import org.apache.rocketmq.client.producer.SendCallback;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageQueue;
-import org.apache.rocketmq.remoting.exception.RemotingException;
-import org.apache.rocketmq.remoting.protocol.ResponseCode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -272,7 +269,7 @@ final class RocketMqSinkWriter implements SinkWriter {
 
     private boolean retry(Channel ch, List<Message> batch, long deadline, int attempt, Throwable e) {
         long backoff = Math.min(2000L, 50L << Math.min(attempt, 6));
-        if (failure != null || !isTransient(e) || System.currentTimeMillis() + backoff > deadline) {
+        if (failure != null || !RocketMqRetry.isTransient(e) || System.currentTimeMillis() + backoff > deadline) {
             return false;
         }
         if (attempt == 0) {
@@ -285,23 +282,6 @@ final class RocketMqSinkWriter implements SinkWriter {
             }
         }, backoff, TimeUnit.MILLISECONDS);
         return true;
-    }
-
-    /** Failures that go away by themselves: the broker is busy or flow-controlling, a request timed out or a
-     * connection dropped. Rejected messages (too large, topic not allowed) are not. */
-    static boolean isTransient(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof MQBrokerException) {
-                int code = ((MQBrokerException) t).getResponseCode();
-                return code == ResponseCode.SYSTEM_BUSY || code == ResponseCode.SYSTEM_ERROR
-                        || code == ResponseCode.SERVICE_NOT_AVAILABLE;
-            }
-            if (t instanceof RemotingException || t instanceof RequestTimeoutException
-                    || t instanceof TimeoutException) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private void acknowledged(Channel ch, int count, Throwable error) {

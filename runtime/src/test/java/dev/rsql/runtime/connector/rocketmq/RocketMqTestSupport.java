@@ -110,20 +110,20 @@ public final class RocketMqTestSupport implements BeforeAllCallback {
         }
     }
 
-    static LocalRocketMq broker() {
+    public static LocalRocketMq broker() {
         return fixture.mq;
     }
 
-    static String namesrv() {
+    public static String namesrv() {
         return fixture.mq.nameServerAddress();
     }
 
     /** A name no other test in this run uses. */
-    static String unique(String base) {
+    public static String unique(String base) {
         return base + "_" + COUNTER.incrementAndGet() + "_" + Long.toString(System.nanoTime() % 1_000_000, 36);
     }
 
-    static String createTopic(String base, int queues) {
+    public static String createTopic(String base, int queues) {
         String topic = unique(base);
         broker().createTopic(topic, queues);
         return topic;
