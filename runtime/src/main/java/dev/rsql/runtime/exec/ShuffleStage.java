@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The keyed stage after one exchange of a distributed job, in this process: the exchange's shuffle topic and state
@@ -123,12 +124,12 @@ final class ShuffleStage implements ShuffleReader.Listener {
                 + exchange.id(), RocketMqNames.MAX_GROUP_LENGTH);
         reader = new ShuffleReader(job.namesrv(), ShuffleTopic.consumerGroup(job.jobName(), exchange.id()), instance,
                 shuffle, this);
+        reader.start();
         polling = true;
         poller = new Thread(this::pollLoop, "rsql-" + job.jobName().replace('/', '.') + "-" + exchange.id()
                 + "-poller");
         poller.setDaemon(true);
         poller.start();
-        reader.start();
     }
 
     private void pollLoop() {
@@ -144,6 +145,7 @@ final class ShuffleStage implements ShuffleReader.Listener {
             } catch (RuntimeException e) {
                 if (polling) {
                     LOG.warn("job={} topic={}: polling failed: {}", job.jobName(), shuffle.name(), e.toString());
+                    LockSupport.parkNanos(POLL.toNanos());
                 }
             }
         }

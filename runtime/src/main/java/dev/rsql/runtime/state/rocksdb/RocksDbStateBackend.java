@@ -24,6 +24,7 @@ import org.rocksdb.LRUCache;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBufferManager;
 import org.rocksdb.WriteOptions;
 
@@ -56,6 +57,11 @@ import java.util.stream.Stream;
  * left there and starts from the snapshot given (hard links to its SST files, copies of its few small metadata
  * files), or empty. Writes skip the write-ahead log; {@link #snapshot} flushes the memtables and takes a RocksDB
  * checkpoint, and that is the only durable form of the state.
+ *
+ * <p>For a changelog kept elsewhere (the distributed runtime's state queue), the backend can also record the raw keys
+ * written or deleted since the last drain ({@link #enableChangeTracking}, {@link #drainChanges}), list every entry
+ * ({@link #forEachEntry}) and take entries back in ({@link #restoreEntry}). With tracking off, a write pays one null
+ * check for it.
  *
  * <p>Not thread-safe: one task thread uses a backend (and builds keys in shared buffers to avoid allocation).
  */
@@ -95,6 +101,8 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
     private final Map<String, RocksDbTimerService> timerServices = new HashMap<>();
     private final Map<Integer, String> timerIds = new HashMap<>();
     private final Set<RocksDbIterator<?>> openIterators = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Per column family (by ordinal) the keys changed since the last drain; null while tracking is off. */
+    private ChangedKeys[] changes;
     private boolean closed;
 
     private RocksDbStateBackend(Path dbDir, int keyGroups, Deque<AutoCloseable> resources, RocksDB db,
@@ -198,7 +206,7 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
             handles.forEach(h -> track(resources, h)); // closed before the DB
             RocksDbStateBackend backend = new RocksDbStateBackend(dbDir, keyGroups, resources, db, handles,
                     readOptions, writeOptions, cache);
-            backend.checkMetadata(restoreFrom);
+            backend.checkMetadata(restoreFrom == null ? null : restoreFrom.toString());
             return backend;
         } catch (IOException | RuntimeException | Error e) {
             closeAll(resources, e);
@@ -258,26 +266,31 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
         }
     }
 
-    /** Checks the format and key groups of restored state, or records them in new state. */
-    private void checkMetadata(Path restoreFrom) throws IOException {
+    /**
+     * Checks the format and key groups of state restored from {@code restoredFrom}, or records them in new state
+     * ({@code restoredFrom} null).
+     */
+    private void checkMetadata(String restoredFrom) throws IOException {
         try {
             byte[] format = db.get(metaCf, META_FORMAT);
             if (format == null) {
-                if (restoreFrom != null) {
-                    throw new IOException(restoreFrom + " holds no rsql state (no format version)");
+                if (restoredFrom != null) {
+                    throw new IOException(restoredFrom + " holds no rsql state (no format version)");
                 }
-                db.put(metaCf, writeOptions, META_FORMAT, KeyBuffer.intBytes(FORMAT_VERSION));
-                db.put(metaCf, writeOptions, META_KEY_GROUPS, KeyBuffer.intBytes(keyGroups));
+                byte[] version = KeyBuffer.intBytes(FORMAT_VERSION);
+                byte[] groups = KeyBuffer.intBytes(keyGroups);
+                put(StateColumnFamily.METADATA, META_FORMAT, META_FORMAT.length, version, version.length);
+                put(StateColumnFamily.METADATA, META_KEY_GROUPS, META_KEY_GROUPS.length, groups, groups.length);
                 return;
             }
             int version = toInt(format);
             if (version != FORMAT_VERSION) {
-                throw new IOException("state in " + restoreFrom + " has format version " + version
+                throw new IOException("state in " + restoredFrom + " has format version " + version
                         + ", this engine reads " + FORMAT_VERSION);
             }
             byte[] storedGroups = db.get(metaCf, META_KEY_GROUPS);
             if (storedGroups == null || toInt(storedGroups) != keyGroups) {
-                throw new IOException("state in " + restoreFrom + " has "
+                throw new IOException("state in " + restoredFrom + " has "
                         + (storedGroups == null ? "no" : String.valueOf(toInt(storedGroups)))
                         + " key groups, the job " + keyGroups + ": the number of key groups cannot change");
             }
@@ -399,7 +412,7 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
         try {
             byte[] stored = db.get(metaCf, metaKey);
             if (stored == null) {
-                db.put(metaCf, writeOptions, metaKey, names);
+                put(StateColumnFamily.METADATA, metaKey, metaKey.length, names, names.length);
                 return null;
             }
             return Arrays.equals(stored, names) ? null : decodeNames(stored);
@@ -504,7 +517,146 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
         closeAll(resources, null);
     }
 
+    // --- changelog support ----------------------------------------------------------------------------------------
+
+    /**
+     * From now on, records every key written or deleted (values, timers, metadata) until {@link #drainChanges}.
+     * Changes made before this call are not recorded.
+     */
+    public void enableChangeTracking() {
+        ensureOpen();
+        if (changes == null) {
+            changes = new ChangedKeys[StateColumnFamily.values().length];
+            for (int i = 0; i < changes.length; i++) {
+                changes[i] = new ChangedKeys();
+            }
+        }
+    }
+
+    public boolean isTrackingChanges() {
+        return changes != null;
+    }
+
+    /** Number of distinct keys changed since the last drain (0 while tracking is off). */
+    public int changedKeyCount() {
+        if (changes == null) {
+            return 0;
+        }
+        int n = 0;
+        for (ChangedKeys c : changes) {
+            n += c.size();
+        }
+        return n;
+    }
+
+    /**
+     * Hands every key changed since the last drain to the visitor with its current value, or null if it is deleted
+     * now, and forgets them. If the visitor throws, the changes stay recorded.
+     */
+    public void drainChanges(RawEntryVisitor visitor) throws IOException {
+        ensureTracking();
+        try {
+            for (StateColumnFamily cf : StateColumnFamily.values()) {
+                ColumnFamilyHandle handle = handle(cf);
+                for (byte[] key : changes[cf.ordinal()].toArray()) {
+                    visitor.visit(cf, key, db.get(handle, readOptions, key));
+                }
+            }
+        } catch (RocksDBException e) {
+            throw new IOException("reading changed state in " + dbDir + " failed: " + e.getMessage(), e);
+        }
+        discardChanges();
+    }
+
+    /** Forgets the changes recorded so far (e.g. when every entry is written out instead). */
+    public void discardChanges() {
+        ensureTracking();
+        for (ChangedKeys c : changes) {
+            c.clear();
+        }
+    }
+
+    /** Hands every entry of every column family to the visitor, as of the call (an implicit RocksDB snapshot). */
+    public void forEachEntry(RawEntryVisitor visitor) throws IOException {
+        ensureOpen();
+        // A full scan must not evict the blocks the task is working with.
+        try (ReadOptions scan = new ReadOptions().setFillCache(false)) {
+            for (StateColumnFamily cf : StateColumnFamily.values()) {
+                try (RocksIterator it = db.newIterator(handle(cf), scan)) {
+                    for (it.seekToFirst(); it.isValid(); it.next()) {
+                        visitor.visit(cf, it.key(), it.value());
+                    }
+                    it.status();
+                }
+            }
+        } catch (RocksDBException e) {
+            throw new IOException("reading all state in " + dbDir + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Writes one entry taken from a changelog (a null value deletes the key). Only into a backend that nothing has
+     * used yet (no state, timers or tracking), so that what the task sees is exactly the restored state; finish with
+     * {@link #checkRestoredMetadata}.
+     */
+    public void restoreEntry(StateColumnFamily cf, byte[] key, byte[] value) throws IOException {
+        ensureOpen();
+        if (!states.isEmpty() || !timerServices.isEmpty() || changes != null) {
+            throw new IllegalStateException("state in " + dbDir + " is in use: entries are restored before that");
+        }
+        try {
+            if (value == null) {
+                db.delete(handle(cf), writeOptions, key);
+            } else {
+                db.put(handle(cf), writeOptions, key, value);
+            }
+        } catch (RocksDBException e) {
+            throw new IOException("restoring state in " + dbDir + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Checks the format version and key groups that restored entries brought along ({@code source}: for errors). */
+    public void checkRestoredMetadata(String source) throws IOException {
+        ensureOpen();
+        checkMetadata(source);
+    }
+
+    private void ensureTracking() {
+        ensureOpen();
+        if (changes == null) {
+            throw new IllegalStateException("change tracking is off for state in " + dbDir);
+        }
+    }
+
+    private ColumnFamilyHandle handle(StateColumnFamily cf) {
+        switch (cf) {
+            case METADATA:
+                return metaCf;
+            case VALUES:
+                return valuesCf;
+            case TIMERS:
+                return timersCf;
+            default:
+                throw new IllegalArgumentException(cf.toString());
+        }
+    }
+
     // --- for the states and timer services ----------------------------------------------------------------------
+
+    /** Writes {@code key[0, keyLength)}; every write of state goes through here or {@link #delete}. */
+    void put(StateColumnFamily cf, byte[] key, int keyLength, byte[] value, int valueLength) throws RocksDBException {
+        db.put(handle(cf), writeOptions, key, 0, keyLength, value, 0, valueLength);
+        if (changes != null) {
+            changes[cf.ordinal()].add(key, keyLength);
+        }
+    }
+
+    void delete(StateColumnFamily cf, byte[] key, int keyLength) throws RocksDBException {
+        db.delete(handle(cf), writeOptions, key, 0, keyLength);
+        if (changes != null) {
+            changes[cf.ordinal()].add(key, keyLength);
+        }
+    }
 
     void ensureOpen() {
         if (closed) {
@@ -526,10 +678,6 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
 
     ReadOptions readOptions() {
         return readOptions;
-    }
-
-    WriteOptions writeOptions() {
-        return writeOptions;
     }
 
     KeyBuffer valueKeyBuffer() {

@@ -124,7 +124,7 @@ final class RocksDbTimerService implements TimerService {
         void register(long time, byte[] key, byte[] namespace) {
             KeyBuffer k = backend.timerKeyBuffer().timer(operatorId, kind, time, key, namespace);
             try {
-                backend.db().put(backend.timersCf(), backend.writeOptions(), k.buf, 0, k.len, NO_VALUE, 0, 0);
+                backend.put(StateColumnFamily.TIMERS, k.buf, k.len, NO_VALUE, 0);
             } catch (RocksDBException e) {
                 throw new StateException("registering a timer of " + operatorName + " failed", e);
             }
@@ -147,7 +147,7 @@ final class RocksDbTimerService implements TimerService {
         void delete(long time, byte[] key, byte[] namespace) {
             KeyBuffer k = backend.timerKeyBuffer().timer(operatorId, kind, time, key, namespace);
             try {
-                backend.db().delete(backend.timersCf(), backend.writeOptions(), k.buf, 0, k.len);
+                backend.delete(StateColumnFamily.TIMERS, k.buf, k.len);
             } catch (RocksDBException e) {
                 throw new StateException("deleting a timer of " + operatorName + " failed", e);
             }
@@ -227,7 +227,7 @@ final class RocksDbTimerService implements TimerService {
                             break;
                         }
                         try {
-                            backend.db().delete(backend.timersCf(), backend.writeOptions(), k);
+                            backend.delete(StateColumnFamily.TIMERS, k, k.length);
                         } catch (RocksDBException e) {
                             throw new StateException("deleting a fired timer of " + operatorName + " failed", e);
                         }

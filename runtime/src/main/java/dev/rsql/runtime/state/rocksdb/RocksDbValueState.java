@@ -61,7 +61,7 @@ final class RocksDbValueState<V> implements KeyedValueState<V> {
         byte[] bytes = serializer.serialize(value);
         KeyBuffer k = backend.valueKeyBuffer().value(stateId, backend.keyGroupOf(key), key, namespace);
         try {
-            backend.db().put(backend.valuesCf(), backend.writeOptions(), k.buf, 0, k.len, bytes, 0, bytes.length);
+            backend.put(StateColumnFamily.VALUES, k.buf, k.len, bytes, bytes.length);
         } catch (RocksDBException e) {
             throw new StateException("writing " + description + " failed", e);
         }
@@ -71,7 +71,7 @@ final class RocksDbValueState<V> implements KeyedValueState<V> {
     public void remove(byte[] key, byte[] namespace) {
         KeyBuffer k = backend.valueKeyBuffer().value(stateId, backend.keyGroupOf(key), key, namespace);
         try {
-            backend.db().delete(backend.valuesCf(), backend.writeOptions(), k.buf, 0, k.len);
+            backend.delete(StateColumnFamily.VALUES, k.buf, k.len);
         } catch (RocksDBException e) {
             throw new StateException("deleting from " + description + " failed", e);
         }

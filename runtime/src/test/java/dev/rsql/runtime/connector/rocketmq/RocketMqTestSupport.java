@@ -123,7 +123,7 @@ public final class RocketMqTestSupport implements BeforeAllCallback {
         return base + "_" + COUNTER.incrementAndGet() + "_" + Long.toString(System.nanoTime() % 1_000_000, 36);
     }
 
-    static String createTopic(String base, int queues) {
+    public static String createTopic(String base, int queues) {
         String topic = unique(base);
         broker().createTopic(topic, queues);
         return topic;

@@ -1,0 +1,254 @@
+package dev.rsql.e2e;
+
+import com.alibaba.fastjson2.JSON;
+import com.alibaba.fastjson2.JSONObject;
+import dev.rsql.broker.LocalRocketMq;
+import dev.rsql.planner.PlannerContext;
+import dev.rsql.planner.ScriptPlanner;
+import dev.rsql.runtime.config.Options;
+import dev.rsql.runtime.exec.EngineContext;
+import dev.rsql.runtime.exec.Job;
+import dev.rsql.runtime.exec.JobInstance;
+import dev.rsql.runtime.exec.TaskStatus;
+import dev.rsql.runtime.testing.Await;
+import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A job with {@code execution.mode = distributed} run as two instances in this JVM (each with its own RocketMQ
+ * clients, as two processes would have): the queues of an 8-queue source and of the shuffle topics are shared between
+ * them, and when one stops, the other takes its queues over with their state.
+ */
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+class DistributedJobTest {
+
+    static final int QUEUES = 8;
+    static final int KEYS = 40;
+    static final long BASE_TS = 1_700_000_000_000L;
+    static final DateTimeFormatter SQL_TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS")
+            .withZone(ZoneOffset.UTC);
+
+    static LocalRocketMq broker;
+    static DefaultMQProducer producer;
+    static Path stateDir;
+
+    @BeforeAll
+    static void startBroker(@TempDir Path dir) throws Exception {
+        broker = LocalRocketMq.start(dir.resolve("broker"));
+        stateDir = dir.resolve("state");
+        producer = new DefaultMQProducer("rsql_dist_test_producer");
+        producer.setNamesrvAddr(broker.nameServerAddress());
+        producer.setInstanceName("rsql-dist-test-" + UUID.randomUUID());
+        producer.start();
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (producer != null) {
+            producer.shutdown();
+        }
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    static Job start(String name, String script, String instance) throws Exception {
+        Map<String, String> settings = new HashMap<>();
+        settings.put("rocketmq.namesrv", broker.nameServerAddress());
+        settings.put("checkpoint.interval", "300ms");
+        settings.put("worker.threads", "2");
+        settings.put("instance.id", instance);
+        settings.put("state.dir", stateDir.toString());
+        settings.put("execution.mode", "distributed");
+        settings.put("shuffle.queues", "4");
+        settings.put("source.idle-timeout", "0");
+        Options config = new Options(settings);
+        Job job = Job.create(new ScriptPlanner(new PlannerContext(config, DistributedJobTest.class.getClassLoader(),
+                n -> null)).plan(name, script).graph(), new EngineContext(config,
+                DistributedJobTest.class.getClassLoader()));
+        job.start();
+        return job;
+    }
+
+    /** Event i: key i mod KEYS into queue i mod QUEUES, 10 ms after event i-1: each queue's times only rise. */
+    static String event(int i) {
+        return "{\"k\":\"k" + (i % KEYS) + "\",\"ts\":" + (BASE_TS + 10L * i) + "}";
+    }
+
+    static void produce(List<MessageQueue> queues, int from, int to) throws Exception {
+        Map<Integer, List<Message>> byQueue = new TreeMap<>();
+        for (int i = from; i < to; i++) {
+            byQueue.computeIfAbsent(i % QUEUES, q -> new ArrayList<>())
+                    .add(new Message(queues.get(0).getTopic(), event(i).getBytes(StandardCharsets.UTF_8)));
+        }
+        for (Map.Entry<Integer, List<Message>> e : byQueue.entrySet()) {
+            List<Message> batch = e.getValue();
+            for (int i = 0; i < batch.size(); i += 200) {
+                producer.send(batch.subList(i, Math.min(batch.size(), i + 200)), queues.get(e.getKey()));
+            }
+        }
+    }
+
+    static List<MessageQueue> queues(String topic) throws Exception {
+        return producer.fetchPublishMessageQueues(topic).stream()
+                .sorted(Comparator.comparingInt(MessageQueue::getQueueId)).collect(Collectors.toList());
+    }
+
+    static DefaultLitePullConsumer reader(String topic) throws Exception {
+        DefaultLitePullConsumer c = new DefaultLitePullConsumer("rsql_dist_reader_"
+                + UUID.randomUUID().toString().replace("-", ""));
+        c.setNamesrvAddr(broker.nameServerAddress());
+        c.setInstanceName("dist-reader-" + UUID.randomUUID());
+        c.setAutoCommit(false);
+        c.setPullBatchSize(1000);
+        c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        c.start();
+        c.assign(c.fetchMessageQueues(topic));
+        return c;
+    }
+
+    static long ownedTasks(Job job, String prefix) {
+        return job.status().tasks.stream()
+                .filter(t -> t.state == TaskStatus.State.RUNNING && t.id.startsWith(prefix)).count();
+    }
+
+    @Test
+    void twoInstancesShareTheQueuesAndAMovedTaskContinuesItsCounts() throws Exception {
+        String in = "dist_in_" + UUID.randomUUID().toString().substring(0, 8);
+        String windows = in + "_w";
+        String totals = in + "_t";
+        broker.createTopic(in, QUEUES);
+        broker.createTopic(windows, 4);
+        broker.createTopic(totals, 4);
+        String script = "CREATE TABLE ev (k VARCHAR, ts TIMESTAMP(3), WATERMARK FOR ts AS withOffset(ts, 500))\n"
+                + " WITH (type = 'rocketmq', topic = '" + in + "');\n"
+                + "CREATE TABLE wc (k VARCHAR, ws TIMESTAMP(3), c BIGINT)\n"
+                + " WITH (type = 'rocketmq', topic = '" + windows + "', keyColumns = 'k');\n"
+                + "CREATE TABLE tc (k VARCHAR, c BIGINT, PRIMARY KEY (k) NOT ENFORCED)\n"
+                + " WITH (type = 'rocketmq', topic = '" + totals + "', keyColumns = 'k');\n"
+                + "INSERT INTO wc SELECT k, window_start, COUNT(*)\n"
+                + " FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '2' SECOND))\n"
+                + " GROUP BY k, window_start, window_end;\n"
+                + "INSERT INTO tc SELECT k, COUNT(*) FROM ev GROUP BY k;\n";
+        String jobName = "dist_" + in;
+        List<MessageQueue> inQueues = queues(in);
+        int total = 20_000;
+        int firstPart = 8_000;
+        produce(inQueues, 0, firstPart);
+
+        Job a = start(jobName, script, "a");
+        Job b = start(jobName, script, "b");
+        DefaultLitePullConsumer windowReader = reader(windows);
+        DefaultLitePullConsumer totalReader = reader(totals);
+        Map<String, List<Long>> windowCounts = new TreeMap<>();
+        Map<String, List<Long>> totalUpdates = new TreeMap<>();
+        try {
+            Await.until("both instances own source queues", Duration.ofSeconds(60),
+                    () -> ownedTasks(a, "ev#") > 0 && ownedTasks(b, "ev#") > 0
+                            && ownedTasks(a, "ev#") + ownedTasks(b, "ev#") == QUEUES);
+            Await.until("the first totals", Duration.ofSeconds(60), () -> {
+                read(totalReader, totalUpdates, "c");
+                return totalUpdates.values().stream().mapToLong(List::size).sum() >= firstPart / 2;
+            });
+            // b leaves: a takes its source and shuffle queues, restoring the shuffle tasks' state.
+            b.stop();
+            assertEquals(JobInstance.State.STOPPED, b.state());
+            produce(inQueues, firstPart, total);
+            // An hour later in every queue: closes every window of the events above.
+            for (MessageQueue q : inQueues) {
+                producer.send(new Message(in, ("{\"k\":\"sentinel\",\"ts\":" + (BASE_TS + 10L * total + 3_600_000L)
+                        + "}").getBytes(StandardCharsets.UTF_8)), q);
+            }
+            Map<String, Long> expectedWindows = new TreeMap<>();
+            Map<String, Long> expectedTotals = new TreeMap<>();
+            for (int i = 0; i < total; i++) {
+                long ts = BASE_TS + 10L * i;
+                expectedWindows.merge("k" + (i % KEYS) + "@" + SQL_TIMESTAMP.format(Instant.ofEpochMilli(ts - ts % 2000)),
+                        1L, Long::sum);
+                expectedTotals.merge("k" + (i % KEYS), 1L, Long::sum);
+            }
+            Await.until(() -> "every window and total; missing windows e.g. " + expectedWindows.keySet().stream()
+                    .filter(w -> !windowCounts.containsKey(w)).limit(5).collect(Collectors.toList())
+                    + ", updates of totals " + totalUpdates.entrySet().stream().limit(8).map(e -> e.getKey() + ": "
+                    + e.getValue().size()).collect(Collectors.toList()), Duration.ofSeconds(90), () -> {
+                read(windowReader, windowCounts, "ws");
+                read(totalReader, totalUpdates, "c");
+                return windowCounts.keySet().containsAll(expectedWindows.keySet())
+                        && expectedTotals.entrySet().stream().allMatch(e -> totalUpdates.getOrDefault(e.getKey(),
+                        List.of()).contains(e.getValue()));
+            });
+            assertTrue(a.status().tasks.stream().anyMatch(t -> t.id.startsWith("exchange")),
+                    "a runs shuffle tasks");
+            List<String> wrong = new ArrayList<>();
+            expectedWindows.forEach((w, c) -> {
+                if (!windowCounts.get(w).equals(List.of(c))) {
+                    wrong.add(w + " expected " + c + " got " + windowCounts.get(w));
+                }
+            });
+            assertTrue(wrong.isEmpty(), wrong.size() + " windows wrong: " + wrong.subList(0,
+                    Math.min(10, wrong.size())));
+            // Every event counted once: a key's updates are exactly 1..n, whichever instance counted them.
+            expectedTotals.forEach((k, n) -> {
+                List<Long> got = new ArrayList<>(totalUpdates.get(k));
+                got.sort(Long::compare);
+                List<Long> want = new ArrayList<>();
+                for (long c = 1; c <= n; c++) {
+                    want.add(c);
+                }
+                assertEquals(want, got, "updates of the count of " + k);
+            });
+        } finally {
+            windowReader.shutdown();
+            totalReader.shutdown();
+            a.stop();
+            b.stop();
+        }
+    }
+
+    /** Adds what the reader has now; a window is "key@start", a total "key". */
+    static void read(DefaultLitePullConsumer reader, Map<String, List<Long>> into, String field) {
+        for (List<MessageExt> batch = reader.poll(50); !batch.isEmpty(); batch = reader.poll(50)) {
+            add(batch, into, field);
+        }
+    }
+
+    static void add(List<MessageExt> messages, Map<String, List<Long>> into, String field) {
+        for (MessageExt m : messages) {
+            JSONObject row = JSON.parseObject(new String(m.getBody(), StandardCharsets.UTF_8));
+            String k = row.getString("k");
+            if ("sentinel".equals(k)) {
+                continue;
+            }
+            String key = field.equals("ws") ? k + "@" + row.getString("ws") : k;
+            into.computeIfAbsent(key, x -> new ArrayList<>()).add(row.getLong("c"));
+        }
+    }
+}

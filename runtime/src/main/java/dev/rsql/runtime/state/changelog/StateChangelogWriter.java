@@ -1,0 +1,180 @@
+package dev.rsql.runtime.state.changelog;
+
+import dev.rsql.runtime.state.rocksdb.RawEntryVisitor;
+import dev.rsql.runtime.state.rocksdb.RocksDbStateBackend;
+import dev.rsql.runtime.state.rocksdb.StateColumnFamily;
+import org.apache.rocketmq.client.producer.MQProducer;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * Makes one task's state durable in its state queue, as the incarnation (one ownership of the queue) that the
+ * restore claimed. A {@link #checkpoint} appends the entries changed since the previous checkpoint (or, when due,
+ * every entry: a full snapshot that becomes the new base), in messages of about {@link ChangelogSettings#messageBytes}
+ * tagged with the incarnation and checkpoint, then a {@link CommitRecord}. Messages are sent one at a time,
+ * synchronously, each retried on transient failures, so they are stored in order; the checkpoint returns once the
+ * commit record is.
+ *
+ * <p>Each message must land at the offset after the previous one, starting right after the restore's claim: then
+ * every checkpoint of this incarnation follows from exactly the state it restored, whatever else happens to the
+ * queue. Otherwise it throws {@link StateQueueConflictException} before writing another commit record; a commit record
+ * that itself lands elsewhere names the offset it was written for, and restores ignore it.
+ *
+ * <p>Used from the task's thread only (like its backend). After a checkpoint failed the writer refuses further ones:
+ * the changes it had drained are gone, so the task must restore its state again (a new incarnation).
+ */
+public final class StateChangelogWriter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StateChangelogWriter.class);
+
+    private final String where;
+    private final MessageQueue queue;
+    private final StateQueueSender sender;
+    private final RocksDbStateBackend backend;
+    private final ChangelogSettings settings;
+    private final long incarnation;
+    private final List<CommitRecord.PastIncarnation> history;
+    private final ChangeBatch batch;
+
+    /** The last commit record of the queue: restored, or written here. Null: none yet. */
+    private CommitRecord last;
+    private boolean wroteCheckpoint;
+    private long nextOffset;
+    private boolean failed;
+
+    /**
+     * A writer continuing from {@code restored}: its queue, backend, incarnation and last commit record.
+     * {@code job} and {@code task} are for logs and errors; {@code producer} must be started and may be shared.
+     */
+    public StateChangelogWriter(String job, String task, MQProducer producer, RestoredState restored,
+                                ChangelogSettings settings) {
+        if (!restored.backend().isTrackingChanges()) {
+            throw new IllegalArgumentException("the state of task " + task + " does not track its changes");
+        }
+        this.queue = restored.queue();
+        this.where = "job=" + job + " task=" + task + " queue=" + StateQueueReader.describe(queue);
+        this.sender = new StateQueueSender(producer, settings);
+        this.backend = restored.backend();
+        this.settings = settings;
+        this.incarnation = restored.incarnation();
+        this.last = restored.commit();
+        this.history = last == null ? List.of() : last.historyAfter();
+        this.nextOffset = restored.nextOffset();
+        this.batch = new ChangeBatch(settings.messageBytes());
+    }
+
+    /** This writer's incarnation id. */
+    public long incarnation() {
+        return incarnation;
+    }
+
+    /**
+     * Writes checkpoint {@code checkpointId} (greater than this writer's previous ones) with the engine's
+     * {@code taskMeta} and returns its commit record once stored. Blocks for the sends.
+     *
+     * @throws StateQueueConflictException if another writer appended to the queue
+     * @throws IOException                 if a send failed for good; the checkpoint does not count
+     */
+    public CommitRecord checkpoint(long checkpointId, byte[] taskMeta) throws IOException {
+        if (failed) {
+            throw new IllegalStateException(where + ": an earlier checkpoint failed; restore the state again");
+        }
+        if (wroteCheckpoint && checkpointId <= last.checkpointId()) {
+            throw new IllegalArgumentException(where + ": checkpoint " + checkpointId + " after checkpoint "
+                    + last.checkpointId());
+        }
+        long start = System.nanoTime();
+        boolean snapshot = last == null || settings.snapshotDue(last);
+        failed = true; // until the commit record is stored
+        CheckpointOutput out = new CheckpointOutput(
+                snapshot ? ChangeBatch.Kind.SNAPSHOT : ChangeBatch.Kind.CHANGES, checkpointId);
+        if (snapshot) {
+            backend.discardChanges();
+            backend.forEachEntry(out);
+        } else {
+            backend.drainChanges(out);
+        }
+        out.finish();
+        // written for the offset after this checkpoint's last message: stored elsewhere, restores ignore it
+        CommitRecord record = snapshot
+                ? new CommitRecord(incarnation, checkpointId, nextOffset, out.firstOffset, out.bytes, 0, 0,
+                        taskMeta, history)
+                : new CommitRecord(incarnation, checkpointId, nextOffset, last.baseOffset(), last.baseBytes(),
+                        last.bytesSinceBase() + out.bytes, last.checkpointsSinceBase() + 1, taskMeta, history);
+        long commitOffset = send(record.toBytes(), CommitRecord.TAG);
+        failed = false;
+        last = record;
+        wroteCheckpoint = true;
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        if (snapshot) {
+            LOG.info("{}: checkpoint {} wrote a full snapshot: {} entries, {} bytes in {} messages, offsets {} to {}, "
+                    + "{} ms", where, checkpointId, out.entries, out.bytes, out.messages, out.firstOffset,
+                    commitOffset, millis);
+        } else {
+            LOG.debug("{}: checkpoint {} wrote {} changed entries, {} bytes in {} messages, commit at offset {}, {} ms",
+                    where, checkpointId, out.entries, out.bytes, out.messages, commitOffset, millis);
+        }
+        return record;
+    }
+
+    /** Sends one message and returns its offset, which must be the next one. */
+    private long send(byte[] body, String tag) throws IOException {
+        long offset = sender.send(queue, tag, body, where);
+        if (offset != nextOffset) {
+            throw new StateQueueConflictException(where + ": state message stored at offset " + offset
+                    + " instead of " + nextOffset + ": another writer appended to the state queue (a previous owner"
+                    + " still running?) or a timed-out send was stored after all; incarnation "
+                    + CommitRecord.hex(incarnation) + " stops writing");
+        }
+        nextOffset = offset + 1;
+        return offset;
+    }
+
+    /** Batches one checkpoint's entries into messages and sends each when full. */
+    private final class CheckpointOutput implements RawEntryVisitor {
+        private final ChangeBatch.Kind kind;
+        private final long checkpointId;
+        private int sequence;
+        long firstOffset = -1;
+        long bytes;
+        int messages;
+        long entries;
+
+        CheckpointOutput(ChangeBatch.Kind kind, long checkpointId) {
+            this.kind = kind;
+            this.checkpointId = checkpointId;
+            batch.start(kind, incarnation, checkpointId, 0);
+        }
+
+        @Override
+        public void visit(StateColumnFamily cf, byte[] key, byte[] value) throws IOException {
+            if (batch.entries() > 0 && batch.size() + ChangeBatch.entrySize(key, value) > settings.messageBytes()) {
+                flush();
+            }
+            batch.add(cf, key, value);
+            entries++;
+        }
+
+        /** Sends what is left; a snapshot always sends a message, since the base offset points at it. */
+        void finish() throws IOException {
+            if (batch.entries() > 0 || (kind == ChangeBatch.Kind.SNAPSHOT && messages == 0)) {
+                flush();
+            }
+        }
+
+        private void flush() throws IOException {
+            byte[] body = batch.body();
+            long offset = send(body, ChangeBatch.TAG);
+            if (firstOffset < 0) {
+                firstOffset = offset;
+            }
+            bytes += body.length;
+            messages++;
+            batch.start(kind, incarnation, checkpointId, ++sequence);
+        }
+    }
+}

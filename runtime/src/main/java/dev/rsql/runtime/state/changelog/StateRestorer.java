@@ -1,0 +1,292 @@
+package dev.rsql.runtime.state.changelog;
+
+import dev.rsql.runtime.state.rocksdb.RocksDbOptions;
+import dev.rsql.runtime.state.rocksdb.RocksDbStateBackend;
+import org.apache.rocketmq.client.producer.MQProducer;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.remoting.RPCHook;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Rebuilds a task's state from its state queue, as a new incarnation of the task. It first appends a claim (tag
+ * {@link #CLAIM_TAG}): its offset marks the end of what earlier owners wrote (the broker's end offset may lag behind
+ * messages just stored), and the incarnation's writer must continue right after it. Then it finds the last commit
+ * record before the claim by reading backwards (only commit records: a crash may have left a checkpoint's messages
+ * after it), and reads forward from that record's base snapshot up to it, applying in offset order, tombstones
+ * included, the entries of every checkpoint whose commit record lies in that range. Entries of a checkpoint without a
+ * commit record (cut short by a crash) are skipped; nothing before the base snapshot is read. A commit record stored
+ * past the offset it was written for does not count ({@link CommitRecord#countsAt}): its writer had been fenced off,
+ * by this restore's claim, say, and the next incarnation did not restore that checkpoint.
+ *
+ * <p>One restorer (one pull consumer) serves every task of a process; {@link #restore} blocks its caller and may run
+ * on several threads at once for different queues.
+ */
+public final class StateRestorer implements AutoCloseable {
+
+    /** The message tag of claims. */
+    public static final String CLAIM_TAG = "claim";
+    private static final Logger LOG = LoggerFactory.getLogger(StateRestorer.class);
+    private static final SecureRandom RANDOM = new SecureRandom();
+    /** Offsets searched for the last commit record at first; the span doubles while none is found. */
+    static final long FIRST_SEARCH_SPAN = 64;
+
+    private final StateQueueSender sender;
+    private final StateQueueReader reader;
+    private final ChangelogSettings settings;
+
+    /**
+     * Claims with {@code producer} (started, may be shared; not closed here) and reads with a pull consumer of its own
+     * in {@code consumerGroup} (it commits no offsets; the group must exist if the brokers do not create groups
+     * automatically) as client instance {@code instanceName}; {@code rpcHook} may be null.
+     */
+    public StateRestorer(MQProducer producer, String namesrv, String consumerGroup, String instanceName,
+                         RPCHook rpcHook, ChangelogSettings settings) throws IOException {
+        this.sender = new StateQueueSender(producer, settings);
+        this.reader = new StateQueueReader(namesrv, consumerGroup, instanceName, rpcHook, settings);
+        this.settings = settings;
+    }
+
+    /**
+     * Opens the state of the task owning {@code queue} in {@code workingDir} (discarding whatever is there) and fills
+     * it from the queue. {@code job} and {@code task} are for logs and errors.
+     */
+    public RestoredState restore(String job, String task, MessageQueue queue, Path workingDir, int keyGroups,
+                                 RocksDbOptions options) throws IOException {
+        long start = System.nanoTime();
+        String where = "job=" + job + " task=" + task + " queue=" + StateQueueReader.describe(queue);
+        Progress progress = new Progress();
+        long incarnation = RANDOM.nextLong();
+        long claim = sender.send(queue, CLAIM_TAG, CommitRecord.hex(incarnation).getBytes(StandardCharsets.UTF_8),
+                where);
+        awaitReadable(queue, claim, where);
+        Located last = findLastCommit(queue, claim, progress, where);
+        RocksDbStateBackend backend = RocksDbStateBackend.open(workingDir, null, keyGroups, options);
+        try {
+            if (last != null) {
+                replay(queue, last, backend, progress, where);
+                backend.checkRestoredMetadata("state queue " + StateQueueReader.describe(queue));
+            }
+            backend.enableChangeTracking();
+        } catch (IOException | RuntimeException | Error e) {
+            backend.close();
+            throw e;
+        }
+        RestoreStats stats = new RestoreStats(last == null ? -1 : last.offset, progress.firstStateOffset,
+                progress.messages, progress.bytes, progress.entries, progress.checkpoints,
+                (System.nanoTime() - start) / 1_000_000);
+        if (last == null) {
+            LOG.info("{}: incarnation {} claimed the state queue at offset {}; no state before it, starting empty",
+                    where, CommitRecord.hex(incarnation), claim);
+            return new RestoredState(queue, backend, null, incarnation, claim + 1, stats);
+        }
+        LOG.info("{}: incarnation {} claimed the state queue at offset {} and restored checkpoint {} of incarnation "
+                        + "{} from offsets {} to {}: {} checkpoints, {} entries, {} messages, {} bytes in {} ms", where,
+                CommitRecord.hex(incarnation), claim, last.record.checkpointId(),
+                CommitRecord.hex(last.record.incarnation()), last.record.baseOffset(), stats.commitOffset(),
+                stats.checkpointsApplied(), stats.entriesApplied(), stats.messagesRead(), stats.bytesRead(),
+                stats.millis());
+        return new RestoredState(queue, backend, last.record, incarnation, claim + 1, stats);
+    }
+
+    /**
+     * Waits until the broker serves reads up to {@code offset}: it indexes a stored message for readers shortly after
+     * acknowledging it.
+     */
+    private void awaitReadable(MessageQueue queue, long offset, String where) throws IOException {
+        long deadline = System.nanoTime() + settings.retryTimeout().toNanos();
+        for (long pauseMillis = 1; reader.maxOffset(queue) <= offset; pauseMillis = Math.min(50, pauseMillis * 2)) {
+            if (System.nanoTime() > deadline) {
+                throw new IOException(where + ": the broker did not make offset " + offset + " of the state queue"
+                        + " readable within " + settings.retryTimeout().toMillis() + " ms");
+            }
+            try {
+                Thread.sleep(pauseMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException(where + ": restoring was interrupted");
+            }
+        }
+    }
+
+    /** The commit record with the highest offset below {@code end} that counts, or null. */
+    private Located findLastCommit(MessageQueue queue, long end, Progress progress, String where)
+            throws IOException {
+        long min = reader.minOffset(queue);
+        long span = FIRST_SEARCH_SPAN;
+        Located[] found = new Located[1];
+        List<Located> ignored = new ArrayList<>();
+        for (long hi = end; hi > min && found[0] == null; hi = Math.max(min, hi - span), span *= 2) {
+            reader.read(queue, CommitRecord.TAG, Math.max(min, hi - span), hi, m -> {
+                progress.read(m);
+                Located commit = new Located(m.getQueueOffset(), CommitRecord.fromBytes(m.getBody()));
+                if (commit.counts()) {
+                    found[0] = commit;
+                } else {
+                    ignored.add(commit);
+                }
+            });
+        }
+        for (Located commit : ignored) {
+            if (found[0] == null || commit.offset > found[0].offset) { // the replay reports those before
+                logIgnored(commit, where);
+            }
+        }
+        return found[0];
+    }
+
+    private void replay(MessageQueue queue, Located last, RocksDbStateBackend backend, Progress progress,
+                        String where) throws IOException {
+        long base = last.record.baseOffset();
+        Set<CheckpointKey> committed = new HashSet<>();
+        reader.read(queue, CommitRecord.TAG, base, last.offset + 1, m -> {
+            progress.read(m);
+            Located commit = new Located(m.getQueueOffset(), CommitRecord.fromBytes(m.getBody()));
+            if (commit.counts()) {
+                committed.add(new CheckpointKey(commit.record.incarnation(), commit.record.checkpointId()));
+            } else {
+                logIgnored(commit, where);
+            }
+        });
+        Map<CheckpointKey, Integer> nextSequence = new HashMap<>();
+        reader.read(queue, ChangeBatch.TAG, base, last.offset, m -> {
+            progress.read(m);
+            ChangeBatch.Received batch = ChangeBatch.parse(m.getBody());
+            CheckpointKey checkpoint = new CheckpointKey(batch.incarnation(), batch.checkpointId());
+            if (progress.firstStateOffset < 0) {
+                progress.firstStateOffset = m.getQueueOffset();
+                if (m.getQueueOffset() != base || batch.kind() != ChangeBatch.Kind.SNAPSHOT || batch.sequence() != 0
+                        || !committed.contains(checkpoint)) {
+                    throw new IOException(where + ": the state queue holds no committed snapshot at base offset "
+                            + base + " (first state message at " + m.getQueueOffset() + ": " + batch.kind()
+                            + " #" + batch.sequence() + ")");
+                }
+            }
+            if (!committed.contains(checkpoint)) {
+                return; // cut short before its commit record
+            }
+            int expected = nextSequence.getOrDefault(checkpoint, 0);
+            if (batch.sequence() < expected) {
+                return; // stored twice: a send retried after a timeout had arrived after all
+            }
+            if (batch.sequence() > expected) {
+                throw new IOException(where + ": message #" + expected + " of checkpoint " + batch.checkpointId()
+                        + " of incarnation " + CommitRecord.hex(batch.incarnation()) + " is missing (found #"
+                        + batch.sequence() + " at offset " + m.getQueueOffset() + ")");
+            }
+            if (expected == 0) {
+                progress.checkpoints++;
+            }
+            nextSequence.put(checkpoint, expected + 1);
+            batch.forEachEntry((cf, key, value) -> {
+                backend.restoreEntry(cf, key, value);
+                progress.entries++;
+            });
+        });
+        if (progress.firstStateOffset < 0) {
+            throw new IOException(where + ": the state queue holds no snapshot between base offset " + base
+                    + " and the last commit record at " + last.offset);
+        }
+    }
+
+    private static void logIgnored(Located commit, String where) {
+        LOG.warn("{}: ignoring the commit record of checkpoint {} of incarnation {} at offset {}: written for"
+                + " offset {}, it came after another writer's message, its writer fenced off", where,
+                commit.record.checkpointId(), CommitRecord.hex(commit.record.incarnation()), commit.offset,
+                commit.record.offset());
+    }
+
+    /**
+     * What became of checkpoint {@code checkpointId} of {@code incarnation} of the state queue, read backwards from
+     * its end over claims and commit records only (in growing spans), newest first: the incarnation's own commit
+     * record for it or a later one says committed; a record of a later incarnation lists in its history how far this
+     * one got; a claim by another incarnation after this one's last word says abandoned. A commit record stored after
+     * another writer's message does not count (its writer was fenced off). An incarnation older than a commit
+     * record's history ({@link CommitRecord#HISTORY_SIZE}) counts as abandoned.
+     */
+    public CheckpointOutcome checkpointOutcome(MessageQueue queue, long incarnation, long checkpointId)
+            throws IOException {
+        long min = reader.minOffset(queue);
+        long end = reader.maxOffset(queue);
+        boolean claimedSince = false;
+        long span = FIRST_SEARCH_SPAN;
+        for (long hi = end; hi > min; hi = Math.max(min, hi - span), span *= 2) {
+            long lo = Math.max(min, hi - span);
+            List<MessageExt> facts = new ArrayList<>();
+            reader.read(queue, CommitRecord.TAG, lo, hi, facts::add);
+            reader.read(queue, CLAIM_TAG, lo, hi, facts::add);
+            facts.sort((a, b) -> Long.compare(b.getQueueOffset(), a.getQueueOffset()));
+            for (MessageExt m : facts) {
+                if (CLAIM_TAG.equals(m.getTags())) {
+                    long claimer = Long.parseUnsignedLong(new String(m.getBody(), StandardCharsets.UTF_8), 16);
+                    if (claimer == incarnation) {
+                        return claimedSince ? CheckpointOutcome.ABANDONED : CheckpointOutcome.OPEN;
+                    }
+                    claimedSince = true;
+                    continue;
+                }
+                CommitRecord c = CommitRecord.fromBytes(m.getBody());
+                if (!c.countsAt(m.getQueueOffset())) {
+                    continue;
+                }
+                if (c.incarnation() == incarnation) {
+                    if (c.checkpointId() >= checkpointId) {
+                        return CheckpointOutcome.COMMITTED;
+                    }
+                    return claimedSince ? CheckpointOutcome.ABANDONED : CheckpointOutcome.OPEN;
+                }
+                for (CommitRecord.PastIncarnation p : c.history()) {
+                    if (p.incarnation() == incarnation) {
+                        return p.lastCheckpointId() >= checkpointId ? CheckpointOutcome.COMMITTED
+                                : CheckpointOutcome.ABANDONED;
+                    }
+                }
+                // A later incarnation restored from a state this one never added to.
+                return CheckpointOutcome.ABANDONED;
+            }
+        }
+        return CheckpointOutcome.OPEN;
+    }
+
+    @Override
+    public void close() {
+        reader.close();
+    }
+
+    private record Located(long offset, CommitRecord record) {
+
+        boolean counts() {
+            return record.countsAt(offset);
+        }
+    }
+
+    private record CheckpointKey(long incarnation, long checkpointId) {
+    }
+
+    /** Counters of one restore. */
+    private static final class Progress {
+        long firstStateOffset = -1;
+        long messages;
+        long bytes;
+        long entries;
+        int checkpoints;
+
+        void read(MessageExt m) {
+            messages++;
+            bytes += m.getStoreSize();
+        }
+    }
+}

@@ -1,0 +1,11 @@
+package dev.rsql.runtime.state.rocksdb;
+
+import java.io.IOException;
+
+/** Receives stored entries of a {@link RocksDbStateBackend} as raw RocksDB keys and values. */
+@FunctionalInterface
+public interface RawEntryVisitor {
+
+    /** {@code value} is null for a key that was deleted (a tombstone). */
+    void visit(StateColumnFamily cf, byte[] key, byte[] value) throws IOException;
+}
