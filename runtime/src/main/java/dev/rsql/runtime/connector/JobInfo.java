@@ -20,4 +20,12 @@ public interface JobInfo {
     Path dataDir();
 
     ClassLoader classLoader();
+
+    /**
+     * How the job's transactional sinks learn the fate of transactions left open; null when the job is not
+     * transactional and sinks write as they always did.
+     */
+    default SinkTransactions sinkTransactions() {
+        return null;
+    }
 }

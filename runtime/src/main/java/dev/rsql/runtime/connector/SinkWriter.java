@@ -11,6 +11,14 @@ public interface SinkWriter {
     /** Returns once everything written so far is stored by the external system; throws if any of it failed. */
     void flush() throws Exception;
 
+    /**
+     * Makes visible every row written under {@code transactionId}. The job calls it only after {@link #flush()}
+     * returned and after it durably recorded the checkpoint the transaction belongs to. Non-transactional writers
+     * ignore it.
+     */
+    default void commit(String transactionId) throws Exception {
+    }
+
     /** Flushes and releases the writer's resources. */
     void close() throws Exception;
 }

@@ -8,4 +8,12 @@ public interface SinkWriterContext {
 
     /** Index of the task among those of the job in this process, for naming files or round-robin. */
     int taskIndex();
+
+    /**
+     * The transaction the rows written now belong to; changes after each checkpoint of the task; null when the job
+     * is not transactional. Writers read it on every write.
+     */
+    default String transactionId() {
+        return null;
+    }
 }
