@@ -185,6 +185,16 @@ public final class LocalRocketMq implements AutoCloseable {
         config.setListenPort(port);
         // A laptop or CI box stalls now and then; reject sends ("broker busy") only after a second in the queue.
         config.setWaitTimeMillsInSendQueue(1000);
+        // Transactional half messages left open (by a crashed writer) are checked within seconds, not the production
+        // 6 s + 30 s rounds: checked from 4 s of age, a round every 2 s. An end is visible to the check 0.5 s after
+        // the broker processed it (default 3 s), so a sink may commit halves itself up to ~3.5 s of age without the
+        // check committing them again. Every round counts a check of each open half, and after transactionCheckMax
+        // checks the broker moves the half where no consumer sees it: 1800 rounds (an hour and more) let a job stay
+        // down or answer UNKNOWN for that long without losing output.
+        config.setTransactionTimeOut(4000);
+        config.setTransactionCheckInterval(2000);
+        config.setTransactionOpBatchInterval(500);
+        config.setTransactionCheckMax(1800);
 
         MessageStoreConfig storeConfig = new MessageStoreConfig();
         String root = store.toString();

@@ -21,7 +21,10 @@ public interface JobInfo {
 
     ClassLoader classLoader();
 
-    /** How the job's transactional sinks learn the fate of an open transaction; null: the job is not transactional. */
+    /**
+     * How the job's transactional sinks learn the fate of transactions left open; null when the job is not
+     * transactional and sinks write as they always did.
+     */
     default SinkTransactions sinkTransactions() {
         return null;
     }

@@ -12,8 +12,9 @@ public interface SinkWriter {
     void flush() throws Exception;
 
     /**
-     * Makes visible every row written under {@code transactionId}: called only after {@link #flush()} returned and
-     * the job durably recorded the checkpoint. Writers that are not transactional ignore it.
+     * Makes visible every row written under {@code transactionId}. The job calls it only after {@link #flush()}
+     * returned and after it durably recorded the checkpoint the transaction belongs to. Non-transactional writers
+     * ignore it.
      */
     default void commit(String transactionId) throws Exception {
     }

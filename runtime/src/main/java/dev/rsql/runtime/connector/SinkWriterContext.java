@@ -11,7 +11,7 @@ public interface SinkWriterContext {
 
     /**
      * The transaction the rows written now belong to; changes after each checkpoint of the task; null when the job
-     * is not transactional.
+     * is not transactional. Writers read it on every write.
      */
     default String transactionId() {
         return null;

@@ -2,7 +2,9 @@ package dev.rsql.runtime.rocketmq;
 
 import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.exception.RequestTimeoutException;
+import org.apache.rocketmq.remoting.exception.RemotingConnectException;
 import org.apache.rocketmq.remoting.exception.RemotingException;
+import org.apache.rocketmq.remoting.exception.RemotingTooMuchRequestException;
 import org.apache.rocketmq.remoting.protocol.ResponseCode;
 
 import java.time.Duration;
@@ -40,6 +42,28 @@ public final class RocketMqRetry {
     }
 
     /**
+     * Transient failures of a request the broker certainly did not carry out: it answered busy or flow control, or the
+     * request never left the client (no connection, too many requests in flight). Repeating such a request cannot
+     * store a message twice; repeating one that timed out or lost its connection can.
+     */
+    public static boolean isTransientRejection(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof MQBrokerException) {
+                return isTransient(t);
+            }
+            if (t instanceof RemotingConnectException || t instanceof RemotingTooMuchRequestException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The pause before retry number {@code attempt} (from 0): 50 ms, doubling, at most 2 s. */
+    public static long backoffMillis(int attempt) {
+        return Math.min(2000L, 50L << Math.min(attempt, 6));
+    }
+
+    /**
      * Makes the call, again after a transient failure with a growing pause (50 ms up to 2 s) until it succeeds or
      * {@code timeout} has passed; then, or on any other failure, throws the last failure.
      */
@@ -49,7 +73,7 @@ public final class RocketMqRetry {
             try {
                 return call.call();
             } catch (Exception e) {
-                long backoffMillis = Math.min(2000L, 50L << Math.min(attempt, 6));
+                long backoffMillis = backoffMillis(attempt);
                 if (!isTransient(e) || System.nanoTime() + backoffMillis * 1_000_000 > deadline) {
                     throw e;
                 }

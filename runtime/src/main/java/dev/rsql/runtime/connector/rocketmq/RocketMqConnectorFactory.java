@@ -64,6 +64,16 @@ import java.util.Set;
  *       (default 60 s), {@code sink.max-pending-messages} (default 20000).</li>
  * </ul>
  * Rows of other kinds than INSERT are written too (the JSON format marks them with an {@code op} member).
+ *
+ * <h2>Exactly-once sink</h2>
+ * When the job runs distributed (transactional), rows become transactional half messages committed at the
+ * checkpoints of their task, in producer group {@code rsql_<job>_<table>_tx} (or {@code producerGroup});
+ * halves left open by a crash are resolved by the broker's transaction check, which the job answers. Options:
+ * {@code sink.transaction.commit-window} (default 2 s: halves older than this at commit are left to the broker's
+ * check; keep it below the broker's {@code transactionTimeOut} minus {@code transactionOpBatchInterval}, and make
+ * {@code transactionTimeOut} longer than a checkpoint so that the sink commits nearly everything itself),
+ * {@code sink.transaction.max-in-flight} (half messages sent at a time per task, default 256; halves cannot be
+ * batched). See {@link HalfMessageCommitter} for the guarantees.
  */
 public final class RocketMqConnectorFactory implements ConnectorFactory {
 

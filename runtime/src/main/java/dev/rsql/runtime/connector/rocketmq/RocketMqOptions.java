@@ -52,6 +52,8 @@ final class RocketMqOptions {
     static final String[] SINK_FLUSH_TIMEOUT = {"sink.flush-timeout"};
     static final String[] SINK_RETRY_TIMEOUT = {"sink.retry-timeout"};
     static final String[] SINK_MAX_PENDING = {"sink.max-pending-messages"};
+    static final String[] SINK_TX_COMMIT_WINDOW = {"sink.transaction.commit-window"};
+    static final String[] SINK_TX_MAX_IN_FLIGHT = {"sink.transaction.max-in-flight"};
     static final String[] KEY_COLUMNS = {"sink.key-columns", "keyColumns", "keyColumn", "key.fields"};
     static final String[] TAG_COLUMN = {"sink.tag-column", "tagColumn"};
     /** Blink/rsqldb keys accepted and ignored: the engine handles their concern elsewhere or has no equivalent. */
@@ -147,8 +149,18 @@ final class RocketMqOptions {
     }
 
     String producerGroup() {
+        return producerGroup("_producer");
+    }
+
+    /** The producer group of a transactional sink: the same in every process of the job, for the broker's checks. */
+    String transactionalProducerGroup() {
+        return producerGroup("_tx");
+    }
+
+    /** Option {@code producerGroup} as given, else {@code rsql_<job>_<table><defaultSuffix>}. */
+    private String producerGroup(String defaultSuffix) {
         String g = options.get(PRODUCER_GROUP);
-        String group = g == null || g.isBlank() ? "rsql_" + job + "_" + table + "_producer" : g.trim();
+        String group = g == null || g.isBlank() ? "rsql_" + job + "_" + table + defaultSuffix : g.trim();
         return checkedGroup(RocketMqNames.sanitize(group, RocketMqNames.MAX_GROUP_LENGTH));
     }
 
@@ -308,6 +320,24 @@ final class RocketMqOptions {
 
     int maxPendingMessages() {
         return positive(options.getInt(20_000, SINK_MAX_PENDING), SINK_MAX_PENDING[0], Integer.MAX_VALUE);
+    }
+
+    /**
+     * How long after sending a half message the sink still commits it itself; older ones are committed by the
+     * broker's transaction check (see {@link HalfMessageCommitter} for why). Must stay below the broker's
+     * transactionTimeOut minus transactionOpBatchInterval (defaults 6 s and 3 s).
+     */
+    Duration transactionCommitWindow() {
+        Duration d = options.getDuration(Duration.ofSeconds(2), SINK_TX_COMMIT_WINDOW);
+        if (d.isNegative() || d.isZero()) {
+            throw error("option 'sink.transaction.commit-window' must be positive, got " + d);
+        }
+        return d;
+    }
+
+    /** Half messages one transactional writer has in flight at most (they cannot be batched). */
+    int transactionMaxInFlight() {
+        return positive(options.getInt(256, SINK_TX_MAX_IN_FLIGHT), SINK_TX_MAX_IN_FLIGHT[0], 65_536);
     }
 
     List<String> keyColumns() {

@@ -2,15 +2,19 @@ package dev.rsql.runtime.connector.rocketmq;
 
 import dev.rsql.runtime.connector.ConnectorContext;
 import dev.rsql.runtime.connector.Sink;
+import dev.rsql.runtime.connector.SinkTransactions;
 import dev.rsql.runtime.connector.SinkWriter;
 import dev.rsql.runtime.connector.SinkWriterContext;
+import dev.rsql.runtime.format.RowEncoder;
 import dev.rsql.runtime.table.Column;
 import dev.rsql.runtime.table.TableSchema;
 import dev.rsql.runtime.types.RowType;
 import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.impl.factory.MQClientInstance;
 import org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl;
 import org.apache.rocketmq.client.impl.producer.TopicPublishInfo;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.TransactionMQProducer;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,8 +26,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
- * The writable side of a RocketMQ topic: one {@link DefaultMQProducer} per sink table, shared by the writers of all
- * tasks. See {@link RocketMqSinkWriter} for batching, ordering and acknowledgement.
+ * The writable side of a RocketMQ topic: one producer per sink table, shared by the writers of all tasks. See
+ * {@link RocketMqSinkWriter} for batching, ordering and acknowledgement.
+ *
+ * <p>When the job is transactional ({@link dev.rsql.runtime.connector.JobInfo#sinkTransactions()} not null) the
+ * producer is a {@link TransactionMQProducer} in group {@code rsql_<job>_<table>_tx}, the same in every process of the
+ * job: the broker sends the checks of half messages left open by a crashed process to any live producer of the
+ * group, and {@link RocketMqTransactionCheck} answers them from the job. Writers then send half messages
+ * ({@link RocketMqTransactionalSinkWriter}) and commit them at checkpoints ({@link HalfMessageCommitter}).
  */
 final class RocketMqSink implements Sink {
 
@@ -49,6 +59,10 @@ final class RocketMqSink implements Sink {
     final long retryTimeoutMillis;
     private volatile ScheduledExecutorService retryTimer;
     final int sendTimeoutMillis;
+    final int maxInFlight;          // transactional: half messages in flight per writer
+    final String producerGroup;
+    private final SinkTransactions transactions;
+    private final HalfMessageCommitter committer;   // null unless transactional
     private final DefaultMQProducer producer;
     private volatile List<MessageQueue> queues;
     private volatile long queuesFetchedAt;
@@ -112,17 +126,34 @@ final class RocketMqSink implements Sink {
         this.flushTimeoutMillis = options.flushTimeout().toMillis();
         this.retryTimeoutMillis = options.retryTimeout().toMillis();
         this.sendTimeoutMillis = options.sendTimeoutMillis();
+        this.transactions = context.job().sinkTransactions();
+        this.maxInFlight = options.transactionMaxInFlight();
+        long commitWindowMillis = options.transactionCommitWindow().toMillis();
         // Fail on a format problem now rather than in the first task.
         context.createEncoder(options.defaultFormat(), physicalType);
 
-        String group = options.producerGroup();
-        DefaultMQProducer p = options.rpcHook == null ? new DefaultMQProducer(group)
-                : new DefaultMQProducer(group, options.rpcHook);
+        String group = transactions == null ? options.producerGroup() : options.transactionalProducerGroup();
+        this.producerGroup = group;
+        DefaultMQProducer p;
+        if (transactions == null) {
+            p = options.rpcHook == null ? new DefaultMQProducer(group) : new DefaultMQProducer(group, options.rpcHook);
+            p.setRetryTimesWhenSendFailed(options.sendRetries());
+            p.setRetryTimesWhenSendAsyncFailed(options.sendRetries());
+            this.committer = null;
+        } else {
+            TransactionMQProducer tp = options.rpcHook == null ? new TransactionMQProducer(group)
+                    : new TransactionMQProducer(group, options.rpcHook);
+            tp.setTransactionListener(new RocketMqTransactionCheck(transactions, options.job, options.table));
+            // The client would resend a half whose send timed out, though it may be stored: the writer retries
+            // only refusals.
+            tp.setRetryTimesWhenSendFailed(0);
+            tp.setRetryTimesWhenSendAsyncFailed(0);
+            p = tp;
+            this.committer = new HalfMessageCommitter(this, commitWindowMillis);
+        }
         p.setNamesrvAddr(options.namesrv);
         p.setInstanceName(options.clientInstanceName("producer"));
         p.setSendMsgTimeout(sendTimeoutMillis);
-        p.setRetryTimesWhenSendFailed(options.sendRetries());
-        p.setRetryTimesWhenSendAsyncFailed(options.sendRetries());
         try {
             p.start();
         } catch (MQClientException e) {
@@ -136,12 +167,28 @@ final class RocketMqSink implements Sink {
             p.shutdown();
             throw e;
         }
-        LOG.info("job={} table={}: writing topic {} ({} queues) as producer group {} via name server {}",
-                options.job, options.table, options.topic, queues.size(), group, options.namesrv);
+        if (transactions == null) {
+            LOG.info("job={} table={}: writing topic {} ({} queues) as producer group {} via name server {}",
+                    options.job, options.table, options.topic, queues.size(), group, options.namesrv);
+        } else {
+            // The broker sends transaction checks only to producers registered with it, and the client registers
+            // (heartbeat, every 30 s) only with brokers it has a route to, which it gets on its first send: a process
+            // that has not written yet must still answer the checks of halves a crashed one left.
+            MQClientInstance client = p.getDefaultMQProducerImpl().getMqClientFactory();
+            client.updateTopicRouteInfoFromNameServer(options.topic);
+            client.sendHeartbeatToAllBrokerWithLock();
+            LOG.info("job={} table={}: writing topic {} ({} queues) transactionally as producer group {} via name "
+                    + "server {} (commit window {} ms)", options.job, options.table, options.topic, queues.size(),
+                    group, options.namesrv, commitWindowMillis);
+        }
     }
 
     DefaultMQProducer producer() {
         return producer;
+    }
+
+    HalfMessageCommitter committer() {
+        return committer;
     }
 
     /** The topic's writable queues in a stable order (by broker, then queue id), refreshed now and then. */
@@ -200,8 +247,12 @@ final class RocketMqSink implements Sink {
 
     @Override
     public SinkWriter createWriter(SinkWriterContext writerContext) {
-        return new RocketMqSinkWriter(this, context.createEncoder(options.defaultFormat(), physicalType),
-                writerContext);
+        RowEncoder encoder = context.createEncoder(options.defaultFormat(), physicalType);
+        // Tasks of a transactional job that write before any exchange have no checkpoint to commit with: their rows
+        // are sent at once (at-least-once).
+        return transactions == null || writerContext.transactionId() == null
+                ? new RocketMqSinkWriter(this, encoder, writerContext)
+                : new RocketMqTransactionalSinkWriter(this, encoder, writerContext);
     }
 
     @Override

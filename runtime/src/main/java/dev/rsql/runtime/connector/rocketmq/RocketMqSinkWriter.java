@@ -19,18 +19,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Writes the rows of one task to a RocketMQ topic.
- *
- * <p>Each row becomes one message: the body is the table's format applied to the physical columns; the message key
- * comes from a metadata column {@code keys} or the columns of option {@code sink.key-columns} (their values joined
- * with {@code |}); the tag from a metadata column {@code tag}, option {@code sink.tag-column}, or option {@code tag};
- * a MAP metadata column {@code properties} and other writable metadata columns become user properties (attributes the
- * broker assigns, such as offsets and timestamps, are not written). A row with a key goes to queue {@code hash(key) mod queues}
- * (stable per key), a row without one to the next queue in round-robin order.
+ * Writes the rows of one task of a non-transactional job to a RocketMQ topic (see {@link RocketMqRowMessages} for
+ * what a row becomes and which queue it goes to).
  *
  * <p>Messages are batched per target queue and sent asynchronously with at most one batch in flight per queue, so
  * messages of one queue (and thus of one key) are stored in the order they were written. A queue's batch is sent as
@@ -45,118 +38,30 @@ final class RocketMqSinkWriter implements SinkWriter {
     private static final int MESSAGE_OVERHEAD = 120;
 
     private final RocketMqSink sink;
-    private final RowEncoder encoder;
+    private final RocketMqRowMessages messages;
     private final String taskId;
-    private final String topic;
-    private final boolean physicalOnly;
+    private final PendingSends pending;
     private final Map<MessageQueue, Channel> channels = new HashMap<>();
-    private final StringBuilder keyBuilder = new StringBuilder();
-    private int roundRobin;
-
-    private final Object lock = new Object();
-    private long pending;                        // written but not acknowledged; guarded by lock
-    private volatile Throwable failure;
-    private volatile boolean closed;
+    private boolean closed;
 
     RocketMqSinkWriter(RocketMqSink sink, RowEncoder encoder, SinkWriterContext context) {
         this.sink = sink;
-        this.encoder = encoder;
+        this.messages = new RocketMqRowMessages(sink, encoder, context.taskIndex());
         this.taskId = context.taskId();
-        this.topic = sink.options.topic;
-        this.physicalOnly = sink.physicalPositions.length == sink.context.table().schema().columns().size();
-        this.roundRobin = Math.floorMod(context.taskIndex(), 1 << 16);
+        this.pending = new PendingSends(sink.options.table, taskId, sink.options.topic, sink.flushTimeoutMillis);
     }
 
     @Override
     public void write(Row row) throws Exception {
-        throwIfFailed();
-        Message msg = toMessage(row);
-        List<MessageQueue> queues = sink.queues();
-        String key = msg.getKeys();
-        MessageQueue target = key != null
-                ? queues.get(Math.floorMod(key.hashCode(), queues.size()))
-                : queues.get(Math.floorMod(roundRobin++, queues.size()));
-        Channel ch = channels.computeIfAbsent(target, Channel::new);
-        synchronized (lock) {
-            while (pending >= sink.maxPending && failure == null) {
-                awaitAcks(sink.flushTimeoutMillis, "more than " + sink.maxPending + " messages unacknowledged");
-            }
-            pending++;
-        }
+        pending.throwIfFailed();
+        Message msg = messages.toMessage(row);
+        Channel ch = channels.computeIfAbsent(messages.queueFor(msg), Channel::new);
+        pending.acquire(sink.maxPending);
         ch.add(msg);
         if (ch.buildingCount >= sink.batchSize || ch.buildingBytes >= sink.batchBytes || !ch.inFlight.get()) {
             ch.seal();
             send(ch);
         }
-    }
-
-    private Message toMessage(Row row) {
-        Object[] fields = row.fields();
-        Row payload = row;
-        if (!physicalOnly) {
-            int[] pos = sink.physicalPositions;
-            Object[] physical = new Object[pos.length];
-            for (int i = 0; i < pos.length; i++) {
-                physical[i] = fields[pos[i]];
-            }
-            payload = row.withFields(physical);
-        }
-        Message msg = new Message(topic, encoder.encode(payload));
-        String key = key(fields);
-        if (key != null && !key.isEmpty()) {
-            msg.setKeys(key);
-        }
-        String tag = null;
-        if (sink.tagMetadata >= 0) {
-            tag = MessageMetadata.text(fields[sink.tagMetadata]);
-        }
-        if (tag == null && sink.tagColumn >= 0) {
-            tag = MessageMetadata.text(fields[sink.tagColumn]);
-        }
-        if (tag == null) {
-            tag = sink.constantTag;
-        }
-        if (tag != null && !tag.isEmpty()) {
-            msg.setTags(tag);
-        }
-        if (sink.propertiesMap >= 0 && fields[sink.propertiesMap] instanceof Map) {
-            for (Map.Entry<?, ?> e : ((Map<?, ?>) fields[sink.propertiesMap]).entrySet()) {
-                if (e.getKey() != null && e.getValue() != null) {
-                    msg.putUserProperty(e.getKey().toString(), MessageMetadata.text(e.getValue()));
-                }
-            }
-        }
-        for (int i = 0; i < sink.propertyColumns.length; i++) {
-            String v = MessageMetadata.text(fields[sink.propertyColumns[i]]);
-            if (v != null) {
-                msg.putUserProperty(sink.propertyNames[i], v);
-            }
-        }
-        return msg;
-    }
-
-    /** The message key: metadata column {@code keys}, else the sink.key-columns values joined with '|'. */
-    private String key(Object[] fields) {
-        if (sink.keyMetadata >= 0) {
-            String k = MessageMetadata.text(fields[sink.keyMetadata]);
-            if (k != null) {
-                return k;
-            }
-        }
-        if (sink.keyColumns.length == 0) {
-            return null;
-        }
-        keyBuilder.setLength(0);
-        boolean any = false;
-        for (int i = 0; i < sink.keyColumns.length; i++) {
-            if (i > 0) {
-                keyBuilder.append('|');
-            }
-            Object v = fields[sink.keyColumns[i]];
-            any |= v != null;
-            keyBuilder.append(v == null ? "" : MessageMetadata.text(v));
-        }
-        return any ? keyBuilder.toString() : null;
     }
 
     @Override
@@ -165,41 +70,7 @@ final class RocketMqSinkWriter implements SinkWriter {
             ch.seal();
             send(ch);
         }
-        synchronized (lock) {
-            while (pending > 0 && failure == null) {
-                awaitAcks(sink.flushTimeoutMillis, pending + " messages still unacknowledged");
-            }
-        }
-        throwIfFailed();
-    }
-
-    /** Waits (holding {@link #lock}) until an acknowledgement arrives; throws after the timeout without one. */
-    private void awaitAcks(long timeoutMillis, String what) throws Exception {
-        long before = pending;
-        long deadline = System.currentTimeMillis() + timeoutMillis;
-        while (pending == before && failure == null) {
-            long left = deadline - System.currentTimeMillis();
-            if (left <= 0) {
-                TimeoutException e = new TimeoutException("table " + sink.options.table + " task " + taskId
-                        + ": no acknowledgement from topic " + topic + " within " + timeoutMillis + " ms (" + what
-                        + ")");
-                fail(e);
-                throw e;
-            }
-            lock.wait(left);
-        }
-    }
-
-    private void throwIfFailed() throws Exception {
-        Throwable f = failure;
-        if (f != null) {
-            if (f instanceof Exception) {
-                throw new SendFailedException("table " + sink.options.table + ": writing to topic " + topic
-                        + " failed: " + f.getMessage(), f);
-            }
-            throw new SendFailedException("table " + sink.options.table + ": writing to topic " + topic
-                    + " failed: " + f, f);
-        }
+        pending.awaitAll();
     }
 
     /** Sends the channel's next sealed batch unless one is in flight. Called by the task and by send callbacks. */
@@ -216,7 +87,7 @@ final class RocketMqSinkWriter implements SinkWriter {
                 }
                 continue;
             }
-            if (failure != null) {
+            if (pending.failed()) {
                 acknowledged(ch, batch.size(), null);
                 continue;
             }
@@ -268,8 +139,8 @@ final class RocketMqSinkWriter implements SinkWriter {
     }
 
     private boolean retry(Channel ch, List<Message> batch, long deadline, int attempt, Throwable e) {
-        long backoff = Math.min(2000L, 50L << Math.min(attempt, 6));
-        if (failure != null || !RocketMqRetry.isTransient(e) || System.currentTimeMillis() + backoff > deadline) {
+        long backoff = RocketMqRetry.backoffMillis(attempt);
+        if (pending.failed() || !RocketMqRetry.isTransient(e) || System.currentTimeMillis() + backoff > deadline) {
             return false;
         }
         if (attempt == 0) {
@@ -288,22 +159,9 @@ final class RocketMqSinkWriter implements SinkWriter {
         if (error != null) {
             LOG.error("table={} task={}: sending {} messages to {} failed", sink.options.table, taskId, count,
                     ch.queue, error);
-            fail(error);
         }
-        synchronized (lock) {
-            pending -= count;
-            lock.notifyAll();
-        }
+        pending.acknowledged(count, error);
         ch.inFlight.set(false);
-    }
-
-    private void fail(Throwable error) {
-        synchronized (lock) {
-            if (failure == null) {
-                failure = error;
-            }
-            lock.notifyAll();
-        }
     }
 
     @Override
@@ -312,13 +170,13 @@ final class RocketMqSinkWriter implements SinkWriter {
             return;
         }
         closed = true;
-        if (failure == null) {
+        if (!pending.failed()) {
             flush();
         }
     }
 
     /** The messages of one target queue: a batch being built by the task, sealed batches, at most one in flight. */
-    private final class Channel {
+    private static final class Channel {
         final MessageQueue queue;
         final ConcurrentLinkedQueue<List<Message>> ready = new ConcurrentLinkedQueue<>();
         final AtomicBoolean inFlight = new AtomicBoolean();
@@ -343,13 +201,6 @@ final class RocketMqSinkWriter implements SinkWriter {
                 buildingCount = 0;
                 buildingBytes = 0;
             }
-        }
-    }
-
-    /** Sending to RocketMQ failed; the engine does not commit source positions past it. */
-    static final class SendFailedException extends Exception {
-        SendFailedException(String message, Throwable cause) {
-            super(message, cause);
         }
     }
 }

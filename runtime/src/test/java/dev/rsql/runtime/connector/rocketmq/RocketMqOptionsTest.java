@@ -66,6 +66,7 @@ class RocketMqOptionsTest {
                 "tag", "a, b,c"), Map.of("rocketmq.namesrv", "h:1")));
         assertEquals("rsql_risk_login_alerts_logins", o.consumerGroup());
         assertEquals("rsql_risk_login_alerts_logins_producer", o.producerGroup());
+        assertEquals("rsql_risk_login_alerts_logins_tx", o.transactionalProducerGroup());
         assertEquals("a||b||c", o.subscription());
         assertTrue(o.clientInstanceName("consumer").matches("[%|a-zA-Z0-9_-]+"), o.clientInstanceName("consumer"));
 

@@ -3,6 +3,7 @@ package dev.rsql.runtime.connector.rocketmq;
 import dev.rsql.broker.LocalRocketMq;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.connector.JobInfo;
+import dev.rsql.runtime.connector.SinkTransactions;
 import dev.rsql.runtime.exec.EngineContext;
 import dev.rsql.runtime.exec.JobInstance;
 import dev.rsql.runtime.graph.JobGraph;
@@ -287,6 +288,11 @@ public final class RocketMqTestSupport implements BeforeAllCallback {
     }
 
     static JobInfo jobInfo(String name, Map<String, String> config) {
+        return jobInfo(name, config, null);
+    }
+
+    /** A job; transactional when {@code transactions} is not null. */
+    static JobInfo jobInfo(String name, Map<String, String> config, SinkTransactions transactions) {
         Options options = new Options(config);
         return new JobInfo() {
             @Override
@@ -312,6 +318,11 @@ public final class RocketMqTestSupport implements BeforeAllCallback {
             @Override
             public ClassLoader classLoader() {
                 return RocketMqTestSupport.class.getClassLoader();
+            }
+
+            @Override
+            public SinkTransactions sinkTransactions() {
+                return transactions;
             }
         };
     }

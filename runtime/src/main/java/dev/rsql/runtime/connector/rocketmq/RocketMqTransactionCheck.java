@@ -1,0 +1,85 @@
+package dev.rsql.runtime.connector.rocketmq;
+
+import dev.rsql.runtime.connector.SinkTransactions;
+import org.apache.rocketmq.client.producer.LocalTransactionState;
+import org.apache.rocketmq.client.producer.TransactionListener;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Answers the broker's checks of the sink's half messages from the job's {@link SinkTransactions}, by the transaction
+ * id each half carries in user property {@value #TRANSACTION_PROPERTY}.
+ *
+ * <p>How RocketMQ 5.3.3 checks: every {@code transactionCheckInterval} the broker walks its half queue; a half with
+ * no end recorded and older than {@code transactionTimeOut} (by its born timestamp) is copied to the end of the half
+ * queue and sent to one live producer of its producer group (round robin over the group's connections, whichever
+ * process wrote it). UNKNOWN leaves it for the next round; after {@code transactionCheckMax} checks (default 15) the
+ * broker gives up and moves it to {@code TRANS_CHECK_MAX_TIME_TOPIC}, where no consumer sees it: a half must not
+ * stay UNKNOWN that long. Checks of one round run on a few threads, so halves committed by checks are stored in no
+ * particular order. A round happens whether or not a producer of the group is alive; each one counts.
+ */
+final class RocketMqTransactionCheck implements TransactionListener {
+
+    static final String TRANSACTION_PROPERTY = "rsql_txn";
+
+    private static final Logger LOG = LoggerFactory.getLogger(RocketMqTransactionCheck.class);
+
+    private final SinkTransactions transactions;
+    private final String job;
+    private final String table;
+    /** Transaction and answer pairs logged already: one line each, not one per message. */
+    private final Set<String> logged = ConcurrentHashMap.newKeySet();
+
+    RocketMqTransactionCheck(SinkTransactions transactions, String job, String table) {
+        this.transactions = transactions;
+        this.job = job;
+        this.table = table;
+    }
+
+    /** Not called: the sink sends its halves with plain sends and commits them at checkpoints. */
+    @Override
+    public LocalTransactionState executeLocalTransaction(Message msg, Object arg) {
+        return LocalTransactionState.UNKNOW;
+    }
+
+    @Override
+    public LocalTransactionState checkLocalTransaction(MessageExt msg) {
+        String txId = msg.getUserProperty(TRANSACTION_PROPERTY);
+        if (txId == null) {
+            LOG.warn("job={} table={}: rolling back half message {} of the sink's producer group without a {} property",
+                    job, table, msg.getMsgId(), TRANSACTION_PROPERTY);
+            return LocalTransactionState.ROLLBACK_MESSAGE;
+        }
+        SinkTransactions.Outcome outcome;
+        try {
+            outcome = transactions.outcome(txId);
+        } catch (RuntimeException e) {
+            LOG.warn("job={} table={}: cannot tell the outcome of transaction {}; the broker asks again", job, table,
+                    txId, e);
+            return LocalTransactionState.UNKNOW;
+        }
+        if (outcome != SinkTransactions.Outcome.UNKNOWN && firstTime(txId + "/" + outcome)) {
+            LOG.info("job={} table={}: broker check of transaction {} answered {}", job, table, txId, outcome);
+        }
+        switch (outcome) {
+            case COMMIT:
+                return LocalTransactionState.COMMIT_MESSAGE;
+            case ROLLBACK:
+                return LocalTransactionState.ROLLBACK_MESSAGE;
+            default:
+                return LocalTransactionState.UNKNOW;
+        }
+    }
+
+    private boolean firstTime(String key) {
+        if (logged.size() > 10_000) {
+            logged.clear();   // forgetting means a line more, not a leak
+        }
+        return logged.add(key);
+    }
+}

@@ -1,0 +1,213 @@
+package dev.rsql.runtime.connector.rocketmq;
+
+import com.alibaba.fastjson2.JSON;
+import com.alibaba.fastjson2.JSONObject;
+import dev.rsql.runtime.connector.ConnectorContext;
+import dev.rsql.runtime.connector.Sink;
+import dev.rsql.runtime.connector.SinkTransactions;
+import dev.rsql.runtime.connector.SinkWriter;
+import dev.rsql.runtime.connector.SinkWriterContext;
+import dev.rsql.runtime.data.Row;
+import dev.rsql.runtime.exec.DefaultConnectorContext;
+import dev.rsql.runtime.format.FormatRegistry;
+import dev.rsql.runtime.table.Column;
+import dev.rsql.runtime.table.TableDescriptor;
+import dev.rsql.runtime.types.DataType;
+import org.apache.rocketmq.common.MixAll;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.topic.TopicValidator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+
+import static dev.rsql.runtime.connector.rocketmq.RocketMqTestSupport.await;
+import static dev.rsql.runtime.connector.rocketmq.RocketMqTestSupport.broker;
+import static dev.rsql.runtime.connector.rocketmq.RocketMqTestSupport.createTopic;
+import static dev.rsql.runtime.connector.rocketmq.RocketMqTestSupport.engineConfig;
+import static dev.rsql.runtime.connector.rocketmq.RocketMqTestSupport.jobInfo;
+import static dev.rsql.runtime.connector.rocketmq.RocketMqTestSupport.readAll;
+import static dev.rsql.runtime.connector.rocketmq.RocketMqTestSupport.storedCount;
+import static dev.rsql.runtime.connector.rocketmq.RocketMqTestSupport.table;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The sink of a transactional job: half messages, commits at checkpoints, and the broker's check after a crash. */
+@ExtendWith(RocketMqTestSupport.class)
+class RocketMqSinkTransactionTest {
+
+    private static final DataType BIGINT = DataType.of(DataType.Kind.BIGINT);
+    private static final Duration CHECK_TIMEOUT = Duration.ofSeconds(60);
+
+    @Test
+    void rowsBecomeVisibleOnCommitExactlyOnceAndInKeyOrder() throws Exception {
+        String topic = createTopic("sink_tx", 4);
+        TableDescriptor t = table("tx_out", columns(), Map.of("topic", topic, "sink.key-columns", "k"));
+        Answers answers = new Answers();
+        Sink sink = sink(t, "tx_commit", "p1", answers);
+        int n = 400;
+        try {
+            TxContext ctx = new TxContext(0);
+            SinkWriter w = sink.createWriter(ctx);
+            ctx.transactionId = "A";
+            for (long i = 0; i < n; i++) {
+                w.write(Row.insert(i, i % 7));
+            }
+            w.flush();
+            await("the broker to hold " + n + " open halves of " + topic, Duration.ofSeconds(10),
+                    () -> openHalves(topic) == n);
+            assertEquals(0, storedCount(topic), "flushed halves are not visible");
+
+            answers.answer("A", SinkTransactions.Outcome.COMMIT);   // the job recorded the checkpoint durably
+            w.commit("A");
+            await(Duration.ofSeconds(30), () -> storedCount(topic) >= n, () -> n + " messages, got "
+                    + storedCount(topic));
+            awaitCheckPassedEverything(topic);
+
+            List<MessageExt> messages = readAll(topic);
+            assertEquals(LongStream.range(0, n).boxed().collect(Collectors.toSet()), ids(messages));
+            assertEquals(n, messages.size(), "each row once");
+            messages.sort(Comparator.comparingInt(MessageExt::getQueueId).thenComparingLong(MessageExt::getQueueOffset));
+            Map<String, Long> lastIdByKey = new HashMap<>();
+            for (MessageExt m : messages) {
+                assertEquals("A", m.getUserProperty(RocketMqTransactionCheck.TRANSACTION_PROPERTY));
+                long id = id(m);
+                Long last = lastIdByKey.put(m.getKeys(), id);
+                assertTrue(last == null || last < id, "key " + m.getKeys() + ": " + last + " then " + id);
+            }
+            w.close();
+        } finally {
+            sink.close();
+        }
+    }
+
+    @Test
+    void halvesOfACrashedWriterAreResolvedByTheBrokerCheck() throws Exception {
+        String topic = createTopic("sink_tx_crash", 3);
+        TableDescriptor t = table("tx_crash", columns(), Map.of("topic", topic));
+        Sink crashing = sink(t, "tx_crash", "p1", new Answers());
+        TxContext ctx = new TxContext(0);
+        SinkWriter w = crashing.createWriter(ctx);
+        ctx.transactionId = "B";
+        for (long i = 0; i < 50; i++) {
+            w.write(Row.insert(i, i));
+        }
+        ctx.transactionId = "C";    // a checkpoint: B's checkpoint never becomes durable
+        for (long i = 50; i < 120; i++) {
+            w.write(Row.insert(i, i));
+        }
+        w.flush();
+        crashing.close();           // the process dies: neither B nor C is committed by the writer
+
+        Answers answers = new Answers();
+        answers.answer("B", SinkTransactions.Outcome.ROLLBACK);
+        answers.answer("C", SinkTransactions.Outcome.COMMIT);
+        Sink survivor = sink(t, "tx_crash", "p2", answers);   // another process of the job: same producer group
+        try {
+            await(CHECK_TIMEOUT, () -> storedCount(topic) >= 70 && answers.asked("B") > 0 && openHalves(topic) == 0,
+                    () -> "C visible, B checked and every half ended; stored " + storedCount(topic) + ", open "
+                            + openHalves(topic) + ", asked " + answers.asked);
+            awaitCheckPassedEverything(topic);
+            assertEquals(LongStream.range(50, 120).boxed().collect(Collectors.toSet()), ids(readAll(topic)));
+            assertEquals(70, storedCount(topic), "C's rows once, none of B's");
+        } finally {
+            survivor.close();
+        }
+    }
+
+    /** Halves of the topic the broker has stored and not yet seen committed or rolled back. */
+    private static long openHalves(String topic) {
+        return broker().brokerController().getTransactionalMessageService().getTransactionMetrics()
+                .getTransactionCount(topic);
+    }
+
+    /**
+     * Waits until the broker's check service has walked its half queue past every half stored now, so that a half
+     * it would still commit (a second time) has been committed.
+     */
+    private static void awaitCheckPassedEverything(String topic) {
+        long end = RocketMqTestSupport.maxOffset(TopicValidator.RMQ_SYS_TRANS_HALF_TOPIC, 0);
+        await(CHECK_TIMEOUT, () -> RocketMqTestSupport.committedOffset(MixAll.CID_SYS_RMQ_TRANS,
+                TopicValidator.RMQ_SYS_TRANS_HALF_TOPIC, 0) >= end, () -> "the transaction check to pass offset "
+                + end + " of the half queue (for " + topic + ")");
+    }
+
+    private static List<Column> columns() {
+        return List.of(Column.physical("id", BIGINT), Column.physical("k", BIGINT));
+    }
+
+    private static Set<Long> ids(List<MessageExt> messages) {
+        Set<Long> ids = new HashSet<>();
+        for (MessageExt m : messages) {
+            ids.add(id(m));
+        }
+        return ids;
+    }
+
+    private static long id(MessageExt m) {
+        JSONObject body = JSON.parseObject(RocketMqTestSupport.body(m));
+        return body.getLongValue("id");
+    }
+
+    private static Sink sink(TableDescriptor t, String job, String instance, SinkTransactions transactions) {
+        ConnectorContext ctx = new DefaultConnectorContext(t, jobInfo(job, engineConfig(instance), transactions),
+                new FormatRegistry(RocketMqSinkTransactionTest.class.getClassLoader()));
+        return new RocketMqConnectorFactory().createSink(ctx);
+    }
+
+    /** The job's side: the answer for each transaction (UNKNOWN until set), and how often each was asked. */
+    private static final class Answers implements SinkTransactions {
+        final Map<String, Outcome> outcomes = new ConcurrentHashMap<>();
+        final Map<String, AtomicInteger> asked = new ConcurrentHashMap<>();
+
+        void answer(String transactionId, Outcome outcome) {
+            outcomes.put(transactionId, outcome);
+        }
+
+        int asked(String transactionId) {
+            AtomicInteger n = asked.get(transactionId);
+            return n == null ? 0 : n.get();
+        }
+
+        @Override
+        public Outcome outcome(String transactionId) {
+            asked.computeIfAbsent(transactionId, k -> new AtomicInteger()).incrementAndGet();
+            return outcomes.getOrDefault(transactionId, Outcome.UNKNOWN);
+        }
+    }
+
+    /** A task whose transaction id the test moves on, as checkpoints do. */
+    private static final class TxContext implements SinkWriterContext {
+        final int index;
+        volatile String transactionId;
+
+        TxContext(int index) {
+            this.index = index;
+        }
+
+        @Override
+        public String taskId() {
+            return "task-" + index;
+        }
+
+        @Override
+        public int taskIndex() {
+            return index;
+        }
+
+        @Override
+        public String transactionId() {
+            return transactionId;
+        }
+    }
+}
