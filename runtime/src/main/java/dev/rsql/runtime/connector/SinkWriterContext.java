@@ -10,8 +10,9 @@ public interface SinkWriterContext {
     int taskIndex();
 
     /**
-     * The transaction the rows written now belong to; changes after each checkpoint of the task; null when the job
-     * is not transactional. Writers read it on every write.
+     * The transaction the rows written now belong to; changes after each checkpoint of the task; null when the task
+     * is not transactional (the job is not, or the task has no checkpoint to commit with: it writes before any
+     * exchange). Known when the writer is created; writers read it on every write.
      */
     default String transactionId() {
         return null;

@@ -58,8 +58,8 @@ class RocketMqSinkTransactionTest {
         int n = 400;
         try {
             TxContext ctx = new TxContext(0);
-            SinkWriter w = sink.createWriter(ctx);
             ctx.transactionId = "A";
+            SinkWriter w = sink.createWriter(ctx);
             for (long i = 0; i < n; i++) {
                 w.write(Row.insert(i, i % 7));
             }
@@ -97,8 +97,8 @@ class RocketMqSinkTransactionTest {
         TableDescriptor t = table("tx_crash", columns(), Map.of("topic", topic));
         Sink crashing = sink(t, "tx_crash", "p1", new Answers());
         TxContext ctx = new TxContext(0);
-        SinkWriter w = crashing.createWriter(ctx);
         ctx.transactionId = "B";
+        SinkWriter w = crashing.createWriter(ctx);
         for (long i = 0; i < 50; i++) {
             w.write(Row.insert(i, i));
         }
