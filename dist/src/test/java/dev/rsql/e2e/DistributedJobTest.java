@@ -56,6 +56,7 @@ class DistributedJobTest {
     static final DateTimeFormatter SQL_TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS")
             .withZone(ZoneOffset.UTC);
 
+    static final Map<String, List<String>> UNIQ = new java.util.concurrent.ConcurrentHashMap<>();
     static LocalRocketMq broker;
     static DefaultMQProducer producer;
     static Path stateDir;
@@ -223,7 +224,8 @@ class DistributedJobTest {
                 for (long c = 1; c <= n; c++) {
                     want.add(c);
                 }
-                assertEquals(want, got, "updates of the count of " + k);
+                assertEquals(want, got, "updates of the count of " + k + "; duplicates: " + UNIQ.entrySet().stream()
+                        .filter(e -> e.getValue().size() > 1).limit(10).collect(Collectors.toList()));
             });
         } finally {
             windowReader.shutdown();
@@ -249,6 +251,9 @@ class DistributedJobTest {
             }
             String key = field.equals("ws") ? k + "@" + row.getString("ws") : k;
             into.computeIfAbsent(key, x -> new ArrayList<>()).add(row.getLong("c"));
+            UNIQ.computeIfAbsent(key + "=" + row.getLong("c"), x -> new ArrayList<>())
+                    .add(m.getProperty("UNIQ_KEY") + "@" + m.getQueueId() + ":" + m.getQueueOffset() + " "
+                            + m.getProperty("rsql_txn"));
         }
     }
 }

@@ -185,16 +185,17 @@ public final class LocalRocketMq implements AutoCloseable {
         config.setListenPort(port);
         // A laptop or CI box stalls now and then; reject sends ("broker busy") only after a second in the queue.
         config.setWaitTimeMillsInSendQueue(1000);
-        // Transactional half messages left open (by a crashed writer) are checked within seconds, not the production
-        // 6 s + 30 s rounds: checked from 4 s of age, a round every 2 s. An end is visible to the check 0.5 s after
-        // the broker processed it (default 3 s), so a sink may commit halves itself up to ~3.5 s of age without the
-        // check committing them again. Every round counts a check of each open half, and after transactionCheckMax
-        // checks the broker moves the half where no consumer sees it: 1800 rounds (an hour and more) let a job stay
-        // down or answer UNKNOWN for that long without losing output.
-        config.setTransactionTimeOut(4000);
-        config.setTransactionCheckInterval(2000);
+        // Transactional sinks end their half messages themselves at each checkpoint, as long as the broker's check
+        // has not started on them: a half the check copied and then asked about would be committed twice. The check
+        // starts on halves transactionTimeOut old and sees an end up to transactionOpBatchInterval late, so 15 s and
+        // 0.5 s give the sinks ~13 s, room for slow checkpoints. Halves a crashed writer left open are asked about
+        // in rounds every 3 s. Every round counts a check of each open half, and after transactionCheckMax checks
+        // the broker moves the half where no consumer sees it: 1200 rounds (an hour) let a job stay down or
+        // answer UNKNOWN for that long without losing output.
+        config.setTransactionTimeOut(15_000);
+        config.setTransactionCheckInterval(3_000);
         config.setTransactionOpBatchInterval(500);
-        config.setTransactionCheckMax(1800);
+        config.setTransactionCheckMax(1200);
 
         MessageStoreConfig storeConfig = new MessageStoreConfig();
         String root = store.toString();

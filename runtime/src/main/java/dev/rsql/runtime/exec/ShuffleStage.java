@@ -188,12 +188,13 @@ final class ShuffleStage implements ShuffleReader.Listener {
     private ShuffleTask createTask(String id, int index, MessageQueue queue, ShuffleCheckpoint checkpoint,
                                    StateChangelogWriter changelog) throws Exception {
         AtomicReference<ShuffleTask> self = new AtomicReference<>();
-        SinkWriterContext writerContext = job.writerContext(id, () -> self.get().transaction());
+        TaskTransaction transaction = new TaskTransaction(id, changelog.incarnation());
+        SinkWriterContext writerContext = job.writerContext(id, transaction::current);
         TaskTopology topology = job.topology(id, exchange, writerContext, self);
         ShuffleInput input = new ShuffleInput(exchange.outputType(), channels, checkpoint.channels());
         RecordErrorHandler errors = job.errorHandlerAfterExchange(id, exchange, writerContext);
         ShuffleTask task = new ShuffleTask(id, "shuffle queue " + index + " of " + shuffle.name(), job.services(),
-                topology, input, checkpoint, changelog, new QueueControl(queue), errors);
+                topology, input, checkpoint, changelog, transaction, new QueueControl(queue), errors);
         self.set(task);
         return task;
     }

@@ -6,7 +6,6 @@ import dev.rsql.runtime.exec.shuffle.ShuffleCodec;
 import dev.rsql.runtime.exec.shuffle.ShuffleInput;
 import dev.rsql.runtime.graph.FunctionException;
 import dev.rsql.runtime.operator.SinkOperator;
-import dev.rsql.runtime.state.changelog.CommitRecord;
 import dev.rsql.runtime.state.changelog.StateChangelogWriter;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageExt;
@@ -45,7 +44,7 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
     private final ShuffleInput input;
     private final StateChangelogWriter changelog;
     private final QueueControl queue;
-    private final String transactionPrefix;
+    private final TaskTransaction transaction;
     private final ConcurrentLinkedQueue<MessageExt> inbox = new ConcurrentLinkedQueue<>();
     private final AtomicInteger buffered = new AtomicInteger();
     private volatile boolean paused;
@@ -55,14 +54,13 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
     private long currentPosition = ShuffleCodec.UNSEQUENCED;
     private long checkpointId;
     private volatile long committedCheckpoint;
-    private volatile String transaction;
     private volatile long publishedOffset;
     private volatile long maxOffset = -1;
 
     /** @param restored the task's checkpoint as its commit record holds it */
     ShuffleTask(String id, String description, TaskServices services, TaskTopology topology, ShuffleInput input,
-                ShuffleCheckpoint restored, StateChangelogWriter changelog, QueueControl queue,
-                RecordErrorHandler errors) {
+                ShuffleCheckpoint restored, StateChangelogWriter changelog, TaskTransaction transaction,
+                QueueControl queue, RecordErrorHandler errors) {
         super(id, services, topology, errors);
         this.description = description;
         this.input = input;
@@ -70,13 +68,7 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
         this.queue = queue;
         this.nextOffset = restored.nextOffset();
         this.publishedOffset = nextOffset;
-        this.transactionPrefix = id + "/" + CommitRecord.hex(changelog.incarnation()) + "/";
-        this.transaction = transactionPrefix + 1;
-    }
-
-    /** The sinks' transaction that rows written now belong to: committed with the task's next checkpoint. */
-    String transaction() {
-        return transaction;
+        this.transaction = transaction;
     }
 
     /** The incarnation (one ownership of the state queue) the task's checkpoints belong to. */
@@ -173,10 +165,10 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
     @Override
     void persist(long ignored, long position) throws Exception {
         long id = ++checkpointId;
-        String committing = transaction;
+        String committing = transaction.current();
         changelog.checkpoint(id, new ShuffleCheckpoint(position, input.watermark(), input.snapshot()).toBytes());
         committedCheckpoint = id;
-        transaction = transactionPrefix + (id + 1);
+        transaction.committed(id);
         for (SinkOperator sink : topology.sinkOperators()) {
             sink.commit(committing);
         }

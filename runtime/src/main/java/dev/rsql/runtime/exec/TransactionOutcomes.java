@@ -55,15 +55,14 @@ final class TransactionOutcomes implements SinkTransactions {
                 return known;
             }
         }
-        int b = transactionId.lastIndexOf('/');
-        int a = b <= 0 ? -1 : transactionId.lastIndexOf('/', b - 1);
-        if (a <= 0) {
+        TaskTransaction.Id id = TaskTransaction.parse(transactionId);
+        if (id == null) {
             LOG.warn("transaction check for '{}', which no task of this job wrote: leaving it open", transactionId);
             return Outcome.UNKNOWN;
         }
-        String taskId = transactionId.substring(0, a);
-        long incarnation = Long.parseUnsignedLong(transactionId.substring(a + 1, b), 16);
-        long checkpoint = Long.parseLong(transactionId.substring(b + 1));
+        String taskId = id.taskId();
+        long incarnation = id.incarnation();
+        long checkpoint = id.checkpointId();
         ShuffleTask task = live.get(taskId);
         if (task != null && task.incarnation() == incarnation) {
             return checkpoint <= task.committedCheckpoint() ? decide(transactionId, Outcome.COMMIT) : Outcome.UNKNOWN;

@@ -325,9 +325,13 @@ final class RocketMqOptions {
     /**
      * How long after sending a half message the sink still commits it itself; older ones are committed by the
      * broker's transaction check (see {@link HalfMessageCommitter} for why). Must stay below the broker's
-     * transactionTimeOut minus transactionOpBatchInterval (defaults 6 s and 3 s).
+     * transactionTimeOut minus transactionOpBatchInterval (defaults 6 s and 3 s). Null when not set: the sink then
+     * derives it from the brokers' configuration.
      */
     Duration transactionCommitWindow() {
+        if (options.get(SINK_TX_COMMIT_WINDOW) == null) {
+            return null;
+        }
         Duration d = options.getDuration(Duration.ofSeconds(2), SINK_TX_COMMIT_WINDOW);
         if (d.isNegative() || d.isZero()) {
             throw error("option 'sink.transaction.commit-window' must be positive, got " + d);

@@ -15,13 +15,18 @@ import org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl;
 import org.apache.rocketmq.client.impl.producer.TopicPublishInfo;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.TransactionMQProducer;
+import org.apache.rocketmq.common.MixAll;
 import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.remoting.protocol.route.BrokerData;
+import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -39,6 +44,9 @@ final class RocketMqSink implements Sink {
 
     private static final Logger LOG = LoggerFactory.getLogger(RocketMqSink.class);
     private static final long QUEUE_REFRESH_MILLIS = 30_000;
+    /** RocketMQ's broker defaults for transactionTimeOut and transactionOpBatchInterval. */
+    private static final long DEFAULT_TRANSACTION_TIMEOUT_MS = 6_000;
+    private static final long DEFAULT_OP_BATCH_INTERVAL_MS = 3_000;
 
     final RocketMqOptions options;
     final ConnectorContext context;
@@ -128,7 +136,6 @@ final class RocketMqSink implements Sink {
         this.sendTimeoutMillis = options.sendTimeoutMillis();
         this.transactions = context.job().sinkTransactions();
         this.maxInFlight = options.transactionMaxInFlight();
-        long commitWindowMillis = options.transactionCommitWindow().toMillis();
         // Fail on a format problem now rather than in the first task.
         context.createEncoder(options.defaultFormat(), physicalType);
 
@@ -139,7 +146,6 @@ final class RocketMqSink implements Sink {
             p = options.rpcHook == null ? new DefaultMQProducer(group) : new DefaultMQProducer(group, options.rpcHook);
             p.setRetryTimesWhenSendFailed(options.sendRetries());
             p.setRetryTimesWhenSendAsyncFailed(options.sendRetries());
-            this.committer = null;
         } else {
             TransactionMQProducer tp = options.rpcHook == null ? new TransactionMQProducer(group)
                     : new TransactionMQProducer(group, options.rpcHook);
@@ -149,7 +155,6 @@ final class RocketMqSink implements Sink {
             tp.setRetryTimesWhenSendFailed(0);
             tp.setRetryTimesWhenSendAsyncFailed(0);
             p = tp;
-            this.committer = new HalfMessageCommitter(this, commitWindowMillis);
         }
         p.setNamesrvAddr(options.namesrv);
         p.setInstanceName(options.clientInstanceName("producer"));
@@ -168,6 +173,7 @@ final class RocketMqSink implements Sink {
             throw e;
         }
         if (transactions == null) {
+            this.committer = null;
             LOG.info("job={} table={}: writing topic {} ({} queues) as producer group {} via name server {}",
                     options.job, options.table, options.topic, queues.size(), group, options.namesrv);
         } else {
@@ -177,10 +183,44 @@ final class RocketMqSink implements Sink {
             MQClientInstance client = p.getDefaultMQProducerImpl().getMqClientFactory();
             client.updateTopicRouteInfoFromNameServer(options.topic);
             client.sendHeartbeatToAllBrokerWithLock();
+            Duration window = options.transactionCommitWindow();
+            long commitWindowMillis = window != null ? window.toMillis() : commitWindowOfBrokers(client);
+            this.committer = new HalfMessageCommitter(this, commitWindowMillis);
             LOG.info("job={} table={}: writing topic {} ({} queues) transactionally as producer group {} via name "
                     + "server {} (commit window {} ms)", options.job, options.table, options.topic, queues.size(),
                     group, options.namesrv, commitWindowMillis);
         }
+    }
+
+    /**
+     * How long after sending a half message the sink may still end it itself: a broker's check starts copying an open
+     * half once it is transactionTimeOut old and sees an end up to transactionOpBatchInterval late, and a half the
+     * check copied would be committed twice (see {@link HalfMessageCommitter}). So: the smallest transactionTimeOut
+     * minus transactionOpBatchInterval of the topic's brokers, less a second; RocketMQ's defaults (6 s, 3 s) for a
+     * broker whose configuration cannot be read.
+     */
+    private long commitWindowOfBrokers(MQClientInstance client) {
+        long window = DEFAULT_TRANSACTION_TIMEOUT_MS - DEFAULT_OP_BATCH_INTERVAL_MS - 1000;
+        TopicRouteData route = client.getTopicRouteTable().get(options.topic);
+        if (route == null) {
+            return window;
+        }
+        window = Long.MAX_VALUE;
+        for (BrokerData broker : route.getBrokerDatas()) {
+            String addr = broker.getBrokerAddrs().get(MixAll.MASTER_ID);
+            long timeout = DEFAULT_TRANSACTION_TIMEOUT_MS;
+            long opBatch = DEFAULT_OP_BATCH_INTERVAL_MS;
+            try {
+                Properties config = client.getMQClientAPIImpl().getBrokerConfig(addr, sendTimeoutMillis);
+                timeout = Long.parseLong(config.getProperty("transactionTimeOut", String.valueOf(timeout)));
+                opBatch = Long.parseLong(config.getProperty("transactionOpBatchInterval", String.valueOf(opBatch)));
+            } catch (Exception e) {
+                LOG.warn("job={} table={}: cannot read the configuration of broker {} ({}); assuming RocketMQ's "
+                        + "transaction defaults", options.job, options.table, broker.getBrokerName(), e.toString());
+            }
+            window = Math.min(window, timeout - opBatch - 1000);
+        }
+        return Math.max(500, window);
     }
 
     DefaultMQProducer producer() {
