@@ -54,10 +54,12 @@ final class StatusCommand implements Callable<Integer> {
             for (int i = 0; i < tasks.size(); i++) {
                 JSONObject t = tasks.getJSONObject(i);
                 long lag = t.getLongValue("lag");
-                System.out.printf("  %-9s %s  in %d  out %d%s%s%n", t.getString("state"), t.getString("shard"),
+                long checkpoint = t.getLongValue("lastCheckpoint");
+                System.out.printf("  %-9s %s  in %d  out %d%s%s%s%n", t.getString("state"), t.getString("shard"),
                         t.getLongValue("recordsIn"), t.getLongValue("rowsOut"),
                         t.getLongValue("skipped") > 0 ? "  skipped " + t.getLongValue("skipped") : "",
-                        lag >= 0 ? "  lag " + lag : "");
+                        lag >= 0 ? "  lag " + lag : "",
+                        checkpoint > 0 ? "  checkpoint " + java.time.Instant.ofEpochMilli(checkpoint) : "");
             }
             if (s.getString("error") != null) {
                 System.out.println("  error: " + s.getString("error"));

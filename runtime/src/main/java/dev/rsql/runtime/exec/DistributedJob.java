@@ -1,14 +1,9 @@
 package dev.rsql.runtime.exec;
 
 import dev.rsql.runtime.config.ConfigException;
-import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.connector.ConnectorFactory;
-import dev.rsql.runtime.connector.JobInfo;
 import dev.rsql.runtime.connector.ShardListener;
 import dev.rsql.runtime.connector.ShardReader;
-import dev.rsql.runtime.connector.Sink;
-import dev.rsql.runtime.connector.SinkTransactions;
-import dev.rsql.runtime.connector.SinkWriter;
 import dev.rsql.runtime.connector.SinkWriterContext;
 import dev.rsql.runtime.connector.Source;
 import dev.rsql.runtime.exec.exchange.StageOutput;
@@ -25,7 +20,6 @@ import dev.rsql.runtime.rocketmq.RocketMqNames;
 import dev.rsql.runtime.state.KeyedStateBackend;
 import dev.rsql.runtime.state.changelog.ChangelogSettings;
 import dev.rsql.runtime.state.changelog.StateRestorer;
-import dev.rsql.runtime.table.TableDescriptor;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.slf4j.Logger;
@@ -37,15 +31,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -57,79 +44,34 @@ import java.util.concurrent.atomic.AtomicReference;
  * source task commits its position once the shuffle acknowledged everything it sent, a shuffle task writes its state
  * and commit record and then commits its sinks' transaction. See docs/distributed-runtime.md.
  */
-final class DistributedJob implements Job {
+final class DistributedJob extends AbstractJob {
 
     private static final Logger LOG = LoggerFactory.getLogger(DistributedJob.class);
-    private static final Duration STOP_TIMEOUT = Duration.ofMinutes(2);
     private static final String WORK_DIR = "work";
 
-    private final JobGraph graph;
-    private final EngineContext engine;
-    private final Options config;
-    private final JobInfo jobInfo;
     private final String namesrv;
     private final int keyGroups;
     private final long idleTimeoutMillis;
     private final ShuffleOptions shuffleOptions;
     private final ChangelogSettings changelogSettings;
-    private final ExecutorService workers;
-    private final ScheduledExecutorService timers;
-    private final Map<String, Sink> sinks = new LinkedHashMap<>();            // by sink node id
-    private final Map<String, Sink> sideSinks = new ConcurrentHashMap<>();    // by table name
     private final Map<SourceNode, Source> sources = new LinkedHashMap<>();
     private final Map<String, ShuffleStage> stages = new LinkedHashMap<>();   // by exchange id
-    private final Map<String, Task> tasks = new ConcurrentHashMap<>();
-    private final List<Task> endedTasks = new ArrayList<>();
-    private final AtomicInteger taskIndex = new AtomicInteger();
     private final AtomicLong checkpointIds = new AtomicLong();
-    private final CompletableFuture<JobInstance.State> termination = new CompletableFuture<>();
-    private final long startedMillis = System.currentTimeMillis();
     private final Services services = new Services();
-    private final TransactionOutcomes transactions = new TransactionOutcomes();
+    private final TransactionOutcomes transactions;
 
     private ShuffleSender shuffleSender;
     private DefaultMQProducer stateProducer;
     private StateRestorer restorer;
-    private volatile JobInstance.State state = JobInstance.State.CREATED;
-    private volatile Throwable failure;
 
     DistributedJob(JobGraph graph, EngineContext engine) {
-        this.graph = graph;
-        this.engine = engine;
-        this.config = engine.configFor(graph.parameters());
-        String instanceId = engine.instanceId();
-        Path dataDir = engine.stateDir().resolve(graph.name()).resolve(RocketMqNames.sanitize(instanceId, 64));
-        this.jobInfo = new JobInfo() {
-            @Override
-            public String name() {
-                return graph.name();
-            }
+        this(graph, engine, new TransactionOutcomes());
+    }
 
-            @Override
-            public String instanceId() {
-                return instanceId;
-            }
-
-            @Override
-            public Options config() {
-                return config;
-            }
-
-            @Override
-            public Path dataDir() {
-                return dataDir;
-            }
-
-            @Override
-            public ClassLoader classLoader() {
-                return engine.classLoader();
-            }
-
-            @Override
-            public SinkTransactions sinkTransactions() {
-                return transactions;
-            }
-        };
+    private DistributedJob(JobGraph graph, EngineContext engine, TransactionOutcomes transactions) {
+        super(graph, engine, engine.stateDir().resolve(graph.name()).resolve(RocketMqNames.sanitize(
+                engine.instanceId(), 64)), () -> transactions);
+        this.transactions = transactions;
         this.namesrv = config.get("shuffle.namesrv", "rocketmq.namesrv", "namesrv.addr", "NAMESRV_ADDR");
         if (namesrv == null || namesrv.isBlank()) {
             throw new ConfigException("job " + graph.name() + " runs distributed but no name server is set for its"
@@ -141,22 +83,6 @@ final class DistributedJob implements Job {
                 "pipeline.max-parallelism"));
         this.idleTimeoutMillis = config.getDuration(Duration.ofSeconds(5), "table.exec.source.idle-timeout",
                 "source.idle-timeout").toMillis();
-        AtomicInteger n = new AtomicInteger();
-        String prefix = "rsql-" + graph.name().replace('/', '.');
-        this.workers = Executors.newFixedThreadPool(EngineContext.workerThreads(config),
-                r -> daemon(r, prefix + "-worker-" + n.incrementAndGet()));
-        this.timers = Executors.newScheduledThreadPool(1, r -> daemon(r, prefix + "-timer"));
-    }
-
-    private static Thread daemon(Runnable r, String name) {
-        Thread t = new Thread(r, name);
-        t.setDaemon(true);
-        return t;
-    }
-
-    @Override
-    public JobGraph graph() {
-        return graph;
     }
 
     /**
@@ -289,8 +215,8 @@ final class DistributedJob implements Job {
     }
 
     /** Registers a task built by {@code factory}, then starts it. */
-    <T extends Task> T addTask(String id, CheckpointCoordinator.TaskFactory<T> factory) throws Exception {
-        T task = factory.create(0);
+    <T extends Task> T addTask(String id, Callable<T> factory) throws Exception {
+        T task = factory.call();
         tasks.put(id, task);
         task.start();
         return task;
@@ -314,27 +240,6 @@ final class DistributedJob implements Job {
         return w;
     }
 
-    /** A sink writer context; {@code transaction} gives the transaction of rows written now, or null. */
-    SinkWriterContext writerContext(String taskId, java.util.function.Supplier<String> transaction) {
-        int index = taskIndex.getAndIncrement();
-        return new SinkWriterContext() {
-            @Override
-            public String taskId() {
-                return taskId;
-            }
-
-            @Override
-            public int taskIndex() {
-                return index;
-            }
-
-            @Override
-            public String transactionId() {
-                return transaction.get();
-            }
-        };
-    }
-
     RecordErrorHandler errorHandlerAfterExchange(String taskId, ExchangeNode exchange, SinkWriterContext context)
             throws Exception {
         return RecordErrorHandler.afterExchange(graph.name(), taskId, exchange, t -> services.sideOutput(t, context));
@@ -348,11 +253,6 @@ final class DistributedJob implements Job {
             }
         }
         return null;
-    }
-
-    private Sink createSink(TableDescriptor table) {
-        ConnectorFactory f = engine.connectors().get(table.connector());
-        return f.createSink(new DefaultConnectorContext(table, jobInfo, engine.formats()));
     }
 
     private static String sourceTaskId(SourceNode node, String shardId) {
@@ -400,7 +300,7 @@ final class DistributedJob implements Job {
                 }
                 String id = sourceTaskId(node, reader.shardId());
                 try {
-                    addTask(id, first -> createSourceTask(id, node, reader));
+                    addTask(id, () -> createSourceTask(id, node, reader));
                     LOG.info("job={} task={} assigned {}", graph.name(), id, reader.description());
                 } catch (Exception e) {
                     readers.subList(i, readers.size()).forEach(ShardReader::close);
@@ -447,27 +347,7 @@ final class DistributedJob implements Job {
      * The job's services as its tasks see them. Checkpoints are per task: a source task's is complete as soon as it
      * is taken (everything it sent is acknowledged), so its position is committed right away.
      */
-    private final class Services implements TaskServices, TaskCheckpoints {
-        @Override
-        public String jobName() {
-            return graph.name();
-        }
-
-        @Override
-        public Options config() {
-            return config;
-        }
-
-        @Override
-        public Executor workers() {
-            return workers;
-        }
-
-        @Override
-        public ScheduledExecutorService timers() {
-            return timers;
-        }
-
+    private final class Services extends CommonServices implements TaskCheckpoints {
         @Override
         public TaskCheckpoints coordinator() {
             return this;
@@ -511,11 +391,6 @@ final class DistributedJob implements Job {
         }
 
         @Override
-        public SinkWriter sideOutput(TableDescriptor table, SinkWriterContext context) throws Exception {
-            return sideSinks.computeIfAbsent(table.name(), k -> createSink(table)).createWriter(context);
-        }
-
-        @Override
         public void taskFinished(Task task) {
             taskEnded(task);
         }
@@ -532,53 +407,14 @@ final class DistributedJob implements Job {
         }
     }
 
-    private synchronized void taskEnded(Task task) {
-        if (tasks.remove(task.id(), task)) {
-            endedTasks.add(task);
-        }
+    @Override
+    void onTaskEnded(Task task) {
         for (ShuffleStage stage : stages.values()) {
             stage.taskEnded(task);
         }
     }
 
-    void await(Task task) {
-        try {
-            task.terminated().get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            LOG.error("job={} task={} did not stop within {}", graph.name(), task.id(), STOP_TIMEOUT);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            LOG.debug("job={} task={} ended with an error", graph.name(), task.id(), e);
-        }
-    }
-
     // ---- ending ----
-
-    void fail(Throwable cause) {
-        synchronized (this) {
-            if (failure == null) {
-                failure = cause;
-            } else if (failure != cause) {
-                failure.addSuppressed(cause);
-            }
-        }
-        LOG.error("job={} failed: {}", graph.name(), cause.getMessage());
-        if (beginShutdown()) {
-            Thread t = new Thread(() -> shutdown(JobInstance.State.FAILED),
-                    "rsql-" + graph.name().replace('/', '.') + "-shutdown");
-            t.setDaemon(true);
-            t.start();
-        }
-    }
-
-    private synchronized boolean beginShutdown() {
-        if (state == JobInstance.State.RUNNING || state == JobInstance.State.CREATED) {
-            state = JobInstance.State.STOPPING;
-            return true;
-        }
-        return false;
-    }
 
     /**
      * Stops gracefully: source tasks checkpoint (their positions are committed once the shuffles acknowledged what
@@ -586,15 +422,7 @@ final class DistributedJob implements Job {
      * leaves the consumer groups so that the others take its queues.
      */
     @Override
-    public void stop() {
-        if (beginShutdown()) {
-            shutdown(JobInstance.State.STOPPED);
-        } else {
-            awaitTermination(STOP_TIMEOUT);
-        }
-    }
-
-    private void shutdown(JobInstance.State finalState) {
+    void shutdown(JobInstance.State finalState) {
         timers.shutdownNow();
         boolean graceful = failure == null;
         List<Task> sourceTasks = new ArrayList<>();
@@ -610,21 +438,14 @@ final class DistributedJob implements Job {
         for (ShuffleStage stage : stages.values()) {
             stage.close();
         }
-        for (Map<String, Sink> m : List.of(sinks, sideSinks)) {
-            m.forEach((id, sink) -> close("sink " + id, sink));
-        }
-        close("state restorer", restorer);
-        if (shuffleSender != null) {
+        // Sinks close first: until then their producers answer transaction checks, which read state queues.
+        ended(finalState, () -> {
+            close("state restorer", restorer);
             close("shuffle sender", shuffleSender);
-        }
-        if (stateProducer != null) {
-            stateProducer.shutdown();
-        }
-        workers.shutdown();
-        JobInstance.State end = failure != null ? JobInstance.State.FAILED : finalState;
-        state = end;
-        LOG.info("job={} instance={} {}", graph.name(), jobInfo.instanceId(), end.name().toLowerCase());
-        termination.complete(end);
+            if (stateProducer != null) {
+                stateProducer.shutdown();
+            }
+        });
     }
 
     private void stopAll(List<Task> running, boolean checkpointFirst) {
@@ -638,57 +459,4 @@ final class DistributedJob implements Job {
         running.forEach(this::await);
     }
 
-    private void close(String what, AutoCloseable c) {
-        if (c == null) {
-            return;
-        }
-        try {
-            c.close();
-        } catch (Exception e) {
-            LOG.warn("job={} closing {} failed", graph.name(), what, e);
-        }
-    }
-
-    @Override
-    public boolean awaitTermination(Duration timeout) {
-        try {
-            termination.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (TimeoutException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        } catch (Exception e) {
-            return true;
-        }
-    }
-
-    @Override
-    public CompletableFuture<JobInstance.State> termination() {
-        return termination;
-    }
-
-    @Override
-    public JobInstance.State state() {
-        return state;
-    }
-
-    @Override
-    public Throwable failure() {
-        return failure;
-    }
-
-    /** The tasks of this instance: the source and shuffle queues it owns, their lag and last checkpoint. */
-    @Override
-    public JobStatus status() {
-        List<TaskStatus> all = new ArrayList<>();
-        synchronized (this) {
-            endedTasks.forEach(t -> all.add(t.status()));
-        }
-        tasks.values().forEach(t -> all.add(t.status()));
-        Throwable f = failure;
-        return new JobStatus(graph.name(), jobInfo.instanceId(), state, startedMillis, System.currentTimeMillis(), all,
-                f == null ? null : f.getMessage());
-    }
 }

@@ -1,5 +1,6 @@
 package dev.rsql.runtime.exec;
 
+import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.graph.JobGraph;
 
 import java.time.Duration;
@@ -20,8 +21,7 @@ public interface Job extends AutoCloseable {
             case "distributed":
                 return new DistributedJob(graph, engine);
             default:
-                throw new dev.rsql.runtime.config.ConfigException("execution.mode must be 'local' or 'distributed', got '"
-                        + mode + "'");
+                throw new ConfigException("execution.mode must be 'local' or 'distributed', got '" + mode + "'");
         }
     }
 

@@ -1,12 +1,8 @@
 package dev.rsql.runtime.exec;
 
-import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.connector.ConnectorFactory;
-import dev.rsql.runtime.connector.JobInfo;
 import dev.rsql.runtime.connector.ShardListener;
 import dev.rsql.runtime.connector.ShardReader;
-import dev.rsql.runtime.connector.Sink;
-import dev.rsql.runtime.connector.SinkWriter;
 import dev.rsql.runtime.connector.SinkWriterContext;
 import dev.rsql.runtime.connector.Source;
 import dev.rsql.runtime.exec.exchange.ExchangeWriter;
@@ -19,7 +15,6 @@ import dev.rsql.runtime.graph.SinkNode;
 import dev.rsql.runtime.graph.SourceNode;
 import dev.rsql.runtime.state.KeyedStateBackend;
 import dev.rsql.runtime.state.rocksdb.RocksDbStateBackend;
-import dev.rsql.runtime.table.TableDescriptor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,13 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -50,97 +39,37 @@ import java.util.concurrent.atomic.AtomicReference;
  * completed checkpoint: state, watermarks and source positions; once it has finished, it has nothing to resume, and
  * its next run starts from the beginning.
  */
-public final class JobInstance implements Job {
+public final class JobInstance extends AbstractJob {
 
     private static final Logger LOG = LoggerFactory.getLogger(JobInstance.class);
-    private static final Duration STOP_TIMEOUT = Duration.ofMinutes(2);
     /** Under the job's state directory: completed checkpoints, and the tasks' working copies of their state. */
     private static final String CHECKPOINTS_DIR = "checkpoints";
     private static final String WORK_DIR = "work";
 
     public enum State { CREATED, RUNNING, STOPPING, FINISHED, STOPPED, FAILED }
 
-    private final JobGraph graph;
-    private final EngineContext engine;
-    private final Options config;
-    private final JobInfo jobInfo;
     private final boolean stateful;
     private final Path jobStateDir;
     private final int partitions;
     private final int keyGroups;
     private final long idleTimeoutMillis;
-    private final ExecutorService workers;
-    private final ScheduledExecutorService timers;
-    private final Map<String, Sink> sinks = new LinkedHashMap<>();           // by sink node id
-    private final Map<String, Sink> sideSinks = new ConcurrentHashMap<>();   // by table name
     private final Map<SourceNode, Source> sources = new LinkedHashMap<>();
     private final Map<String, LocalExchange> exchanges = new LinkedHashMap<>();
-    private final Map<String, Task> tasks = new ConcurrentHashMap<>();
-    private final List<Task> endedTasks = new ArrayList<>();
     private final AtomicInteger sourcesAnnouncing = new AtomicInteger();
-    private final AtomicInteger taskIndex = new AtomicInteger();
-    private final CompletableFuture<State> termination = new CompletableFuture<>();
-    private final long startedMillis = System.currentTimeMillis();
     private final Services services = new Services();
 
     private CompletedCheckpoint restored;
     private CheckpointCoordinator coordinator;
-    private volatile State state = State.CREATED;
-    private volatile Throwable failure;
 
     public JobInstance(JobGraph graph, EngineContext engine) {
-        this.graph = graph;
-        this.engine = engine;
-        this.config = engine.configFor(graph.parameters());
-        String instanceId = engine.instanceId();
+        super(graph, engine, engine.stateDir().resolve(graph.name()), null);
         this.jobStateDir = engine.stateDir().resolve(graph.name());
         this.stateful = graph.nodes().stream().anyMatch(n -> n instanceof ExchangeNode);
-        this.jobInfo = new JobInfo() {
-            @Override
-            public String name() {
-                return graph.name();
-            }
-
-            @Override
-            public String instanceId() {
-                return instanceId;
-            }
-
-            @Override
-            public Options config() {
-                return config;
-            }
-
-            @Override
-            public Path dataDir() {
-                return jobStateDir;
-            }
-
-            @Override
-            public ClassLoader classLoader() {
-                return engine.classLoader();
-            }
-        };
         int threads = EngineContext.workerThreads(config);
         this.partitions = Math.max(1, config.getInt(threads, "parallelism", "table.exec.resource.default-parallelism"));
         this.keyGroups = Math.max(partitions, config.getInt(128, "max-parallelism", "pipeline.max-parallelism"));
         this.idleTimeoutMillis = config.getDuration(Duration.ofSeconds(5), "table.exec.source.idle-timeout",
                 "source.idle-timeout").toMillis();
-        AtomicInteger n = new AtomicInteger();
-        String prefix = "rsql-" + graph.name().replace('/', '.');
-        this.workers = Executors.newFixedThreadPool(threads, r -> daemon(r, prefix + "-worker-" + n.incrementAndGet()));
-        this.timers = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, prefix + "-timer"));
-    }
-
-    private static Thread daemon(Runnable r, String name) {
-        Thread t = new Thread(r, name);
-        t.setDaemon(true);
-        return t;
-    }
-
-    @Override
-    public JobGraph graph() {
-        return graph;
     }
 
     /** Creates sinks, exchanges and sources, restores the latest checkpoint if any, and starts reading. */
@@ -198,29 +127,9 @@ public final class JobInstance implements Job {
         checkCompletion();
     }
 
-    private Sink createSink(TableDescriptor table) {
-        ConnectorFactory f = engine.connectors().get(table.connector());
-        return f.createSink(new DefaultConnectorContext(table, jobInfo, engine.formats()));
-    }
-
-    private SinkWriterContext writerContext(String taskId) {
-        int index = taskIndex.getAndIncrement();
-        return new SinkWriterContext() {
-            @Override
-            public String taskId() {
-                return taskId;
-            }
-
-            @Override
-            public int taskIndex() {
-                return index;
-            }
-        };
-    }
-
     private void startPartitionTask(LocalExchange exchange, int partition) throws Exception {
         String id = exchange.node().id() + "#" + partition;
-        SinkWriterContext writerContext = writerContext(id);
+        SinkWriterContext writerContext = writerContext(id, () -> null);
         RecordErrorHandler errors = partitionErrorHandler(id, exchange.node(), writerContext);
         Task task = coordinator.addTask(firstCheckpoint -> {
             AtomicReference<Task> self = new AtomicReference<>();
@@ -324,7 +233,7 @@ public final class JobInstance implements Job {
     private Task createSourceTask(String id, SourceNode node, ShardReader reader, long firstCheckpoint)
             throws Exception {
         AtomicReference<Task> self = new AtomicReference<>();
-        SinkWriterContext writerContext = writerContext(id);
+        SinkWriterContext writerContext = writerContext(id, () -> null);
         TaskTopology topology = TaskTopology.build(node, new TaskTopology.Resources(graph, sinks, this::stageOutput,
                 writerContext, () -> self.get().wakeUp(), firstCheckpoint));
         RecordErrorHandler errors = RecordErrorHandler.forSource(graph.name(), id, node,
@@ -335,27 +244,7 @@ public final class JobInstance implements Job {
     }
 
     /** The job's services, as its tasks see them. */
-    private final class Services implements TaskServices {
-        @Override
-        public String jobName() {
-            return graph.name();
-        }
-
-        @Override
-        public Options config() {
-            return config;
-        }
-
-        @Override
-        public Executor workers() {
-            return workers;
-        }
-
-        @Override
-        public ScheduledExecutorService timers() {
-            return timers;
-        }
-
+    private final class Services extends CommonServices {
         @Override
         public TaskCheckpoints coordinator() {
             return coordinator;
@@ -381,11 +270,6 @@ public final class JobInstance implements Job {
         }
 
         @Override
-        public SinkWriter sideOutput(TableDescriptor table, SinkWriterContext context) throws Exception {
-            return sideSinks.computeIfAbsent(table.name(), k -> createSink(table)).createWriter(context);
-        }
-
-        @Override
         public void taskFinished(Task task) {
             taskEnded(task);
             checkCompletion();
@@ -398,24 +282,10 @@ public final class JobInstance implements Job {
         }
     }
 
-    private synchronized void taskEnded(Task task) {
-        if (tasks.remove(task.id(), task)) {
-            endedTasks.add(task);
-        }
+    @Override
+    void onTaskEnded(Task task) {
         if (coordinator != null) {
             coordinator.taskEnded(task);
-        }
-    }
-
-    private void await(Task task) {
-        try {
-            task.terminated().get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            LOG.error("job={} task={} did not stop within {}", graph.name(), task.id(), STOP_TIMEOUT);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            LOG.debug("job={} task={} ended with an error", graph.name(), task.id(), e);
         }
     }
 
@@ -445,51 +315,13 @@ public final class JobInstance implements Job {
         }
     }
 
-    private void fail(Throwable cause) {
-        synchronized (this) {
-            if (failure == null) {
-                failure = cause;
-            } else if (failure != cause) {
-                failure.addSuppressed(cause);
-            }
-        }
-        LOG.error("job={} failed: {}", graph.name(), cause.getMessage());
-        shutdownAsync(State.FAILED);
-    }
-
-    /** Ends the job on its own thread: the caller may be a worker that the shutdown waits for. */
-    private void shutdownAsync(State finalState) {
-        if (!beginShutdown()) {
-            return;
-        }
-        Thread t = new Thread(() -> shutdown(finalState), "rsql-" + graph.name().replace('/', '.') + "-shutdown");
-        t.setDaemon(true);
-        t.start();
-    }
-
-    private synchronized boolean beginShutdown() {
-        if (state == State.RUNNING || state == State.CREATED) {
-            state = State.STOPPING;
-            return true;
-        }
-        return false;
-    }
-
     /**
      * Stops gracefully: a job with state first completes a checkpoint, so a restart resumes exactly there; then every
      * source task finishes the records it holds, flushes its sinks and commits its position, and the partition tasks
      * end after the last rows reach them (open windows stay in the checkpoint). Blocks until done.
      */
     @Override
-    public void stop() {
-        if (beginShutdown()) {
-            shutdown(State.STOPPED);
-        } else {
-            awaitTermination(STOP_TIMEOUT);
-        }
-    }
-
-    private void shutdown(State finalState) {
+    void shutdown(State finalState) {
         timers.shutdownNow();
         if (stateful && finalState == State.STOPPED && failure == null) {
             try {
@@ -508,28 +340,8 @@ public final class JobInstance implements Job {
             t.requestStop();
             await(t);
         }
-        sources.forEach((node, source) -> {
-            try {
-                source.close();
-            } catch (RuntimeException e) {
-                LOG.warn("job={} closing source {} failed", graph.name(), node.table().name(), e);
-            }
-        });
-        for (Map<String, Sink> m : List.of(sinks, sideSinks)) {
-            m.forEach((id, sink) -> {
-                try {
-                    sink.close();
-                } catch (RuntimeException e) {
-                    LOG.warn("job={} closing sink {} failed", graph.name(), id, e);
-                }
-            });
-        }
-        workers.shutdown();
-        State end = failure != null ? State.FAILED : finalState;
-        cleanUpStateDir(end);
-        state = end;
-        LOG.info("job={} instance={} {}", graph.name(), jobInfo.instanceId(), end.name().toLowerCase());
-        termination.complete(end);
+        sources.forEach((node, source) -> close("source " + node.table().name(), source));
+        ended(finalState, () -> cleanUpStateDir(failure != null ? State.FAILED : finalState));
     }
 
     /**
@@ -548,54 +360,9 @@ public final class JobInstance implements Job {
         }
     }
 
-    /** Waits for the job to end; returns false on timeout. */
-    @Override
-    public boolean awaitTermination(Duration timeout) {
-        try {
-            termination.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (TimeoutException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        } catch (Exception e) {
-            return true;
-        }
-    }
-
-    /** Completes with the final state when the job has ended. */
-    @Override
-    public CompletableFuture<State> termination() {
-        return termination;
-    }
-
-    @Override
-    public State state() {
-        return state;
-    }
-
-    /** Why the job failed, or null. */
-    @Override
-    public Throwable failure() {
-        return failure;
-    }
-
     /** Takes a checkpoint now (tests and tools); completes with its id. */
     public CompletableFuture<Long> checkpoint() {
         return coordinator.trigger();
-    }
-
-    @Override
-    public JobStatus status() {
-        List<TaskStatus> all = new ArrayList<>();
-        synchronized (this) {
-            endedTasks.forEach(t -> all.add(t.status()));
-        }
-        tasks.values().forEach(t -> all.add(t.status()));
-        Throwable f = failure;
-        return new JobStatus(graph.name(), jobInfo.instanceId(), state, startedMillis, System.currentTimeMillis(), all,
-                f == null ? null : f.getMessage());
     }
 
     /** Size of the job's local state on disk, for status and benchmarks. */

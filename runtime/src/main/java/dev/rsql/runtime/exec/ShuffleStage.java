@@ -29,6 +29,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
@@ -43,6 +46,8 @@ final class ShuffleStage implements ShuffleReader.Listener {
 
     private static final Logger LOG = LoggerFactory.getLogger(ShuffleStage.class);
     private static final Duration POLL = Duration.ofMillis(100);
+    /** How long a task that lost its state queue to another instance waits before checking who owns the queue. */
+    private static final Duration RETAKE_DELAY = Duration.ofSeconds(2);
 
     private final DistributedJob job;
     private final ExchangeNode exchange;
@@ -55,6 +60,7 @@ final class ShuffleStage implements ShuffleReader.Listener {
     private ShuffleReader reader;
     private Thread poller;
     private volatile boolean polling;
+    private final ScheduledExecutorService retakes;
 
     /** Provisions the exchange's shuffle and state topics. */
     ShuffleStage(DistributedJob job, ExchangeNode exchange, TopicProvisioner provisioner) throws Exception {
@@ -63,6 +69,8 @@ final class ShuffleStage implements ShuffleReader.Listener {
         int queues = exchange.isSinglePartition() ? 1 : job.shuffleOptions().queues();
         this.shuffle = provisioner.provision(ShuffleTopic.topicName(job.jobName(), exchange.id()), queues);
         this.stateTopic = provisioner.provision(stateTopicName(job.jobName(), exchange.id()), queues);
+        this.retakes = Executors.newSingleThreadScheduledExecutor(r -> AbstractJob.daemon(r, "rsql-"
+                + job.jobName().replace('/', '.') + "-" + exchange.id() + "-retake"));
     }
 
     /** The state topic of an exchange: {@code rsql_<job>_<exchange id>_state}. */
@@ -154,6 +162,15 @@ final class ShuffleStage implements ShuffleReader.Listener {
     /** Restores the queue's state, starts its task, and then lets the reader fetch from the checkpointed offset. */
     @Override
     public void assigned(MessageQueue queue) {
+        take(queue, false);
+    }
+
+    /**
+     * Takes a queue the group assigns here: restores its state (a new incarnation, claiming the state queue), starts
+     * its task, and has the reader fetch from the restored checkpoint's offset ({@code again}: the queue was being read
+     * for a task that is gone, so reading restarts there).
+     */
+    private void take(MessageQueue queue, boolean again) {
         if (!job.isRunning()) {
             return;
         }
@@ -166,12 +183,15 @@ final class ShuffleStage implements ShuffleReader.Listener {
                     : ShuffleCheckpoint.fromBytes(restored.commit().taskMeta());
             restoring.put(id, restored);
             checkpoints.put(id, checkpoint);
-            StateChangelogWriter changelog = new StateChangelogWriter(job.jobName(), id, job.stateProducer(), restored,
-                    job.changelogSettings());
-            ShuffleTask task = job.addTask(id, first -> createTask(id, index, queue, checkpoint, changelog));
+            StateChangelogWriter changelog = job.restorer().writer(job.jobName(), id, job.stateProducer(), restored);
+            ShuffleTask task = job.addTask(id, () -> createTask(id, index, queue, checkpoint, changelog));
             byQueue.put(queue, task);
             job.transactions().register(task);
-            reader.seek(queue, checkpoint.nextOffset());
+            if (again) {
+                reader.restart(queue, checkpoint.nextOffset());
+            } else {
+                reader.seek(queue, checkpoint.nextOffset());
+            }
             LOG.info("job={} task={} took shuffle queue {} of {}: restored in {} ms ({} entries), reading from offset"
                             + " {}", job.jobName(), id, index, shuffle.name(), restored.stats().millis(),
                     restored.stats().entriesApplied(), checkpoint.nextOffset());
@@ -252,12 +272,28 @@ final class ShuffleStage implements ShuffleReader.Listener {
         }
         for (Throwable t = cause; t != null; t = t.getCause()) {
             if (t instanceof StateQueueConflictException) {
-                LOG.warn("job={} task={}: another instance took the state queue over; leaving the queue to it",
-                        job.jobName(), task.id());
+                String id = task.id();
+                MessageQueue queue = shuffle.queue(Integer.parseInt(id.substring(id.lastIndexOf('#') + 1)));
+                LOG.warn("job={} task={}: another instance claimed the state queue; the queue is left to it unless the"
+                        + " group still assigns it here in {} ms", job.jobName(), task.id(), RETAKE_DELAY.toMillis());
+                retakes.schedule(() -> retake(queue), RETAKE_DELAY.toMillis(), TimeUnit.MILLISECONDS);
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * Two instances may both hold a queue for a moment (each rebalances on its own): the one that claimed the state
+     * queue last wins, and the other's task stops. If the group still assigns the queue here once that moment has
+     * passed, this instance takes it back; otherwise the other one has it.
+     */
+    private void retake(MessageQueue queue) {
+        if (job.isRunning() && !byQueue.containsKey(queue) && reader.isAssigned(queue)) {
+            LOG.info("job={} topic={} queue={}: still assigned here; taking it back", job.jobName(), shuffle.name(),
+                    queue.getQueueId());
+            take(queue, true);
+        }
     }
 
     /** Stops handing messages to tasks (the job is stopping). */
@@ -274,6 +310,7 @@ final class ShuffleStage implements ShuffleReader.Listener {
 
     /** Leaves the consumer group: the other instances take the queues. */
     void close() {
+        retakes.shutdownNow();
         if (reader != null) {
             reader.close();
         }

@@ -129,6 +129,33 @@ public final class ShuffleReader implements AutoCloseable {
                 queue.getQueueId(), offset);
     }
 
+    /**
+     * Reads an assigned queue again from {@code offset} (its new task restored an older or newer checkpoint than where
+     * reading was): the queue's pull task is dropped, with what it had fetched, and a new one starts there.
+     */
+    public void restart(MessageQueue queue, long offset) {
+        Assignment a = assigned.get(queue);
+        synchronized (this) {
+            if (a == null || a.revoked) {
+                throw new IllegalStateException("queue " + queue + " is not assigned to this process");
+            }
+            a.reading = false;
+            consumer.pull(topic.name(), all, reading());
+            a.nextOffset = offset;
+            a.reading = true;
+            consumer.position(queue, offset);
+            consumer.pull(topic.name(), all, reading());
+        }
+        LOG.info("topic={} group={} queue={}: reading again from offset {}", topic.name(), consumer.group(),
+                queue.getQueueId(), offset);
+    }
+
+    /** True while the group assigns the queue to this process. */
+    public boolean isAssigned(MessageQueue queue) {
+        Assignment a = assigned.get(queue);
+        return a != null && !a.revoked;
+    }
+
     /** The queues this process reads. */
     private Set<MessageQueue> reading() {
         Set<MessageQueue> queues = new HashSet<>();

@@ -21,8 +21,11 @@ import java.util.List;
  *
  * <p>Each message must land at the offset after the previous one, starting right after the restore's claim: then
  * every checkpoint of this incarnation follows from exactly the state it restored, whatever else happens to the
- * queue. Otherwise it throws {@link StateQueueConflictException} before writing another commit record; a commit record
- * that itself lands elsewhere names the offset it was written for, and restores ignore it.
+ * queue. A commit record that lands elsewhere names the offset it was written for, and restores ignore it. When a
+ * message lands further on, what came in between decides: another incarnation's claim means the queue has a new
+ * owner, and the writer throws {@link StateQueueConflictException}; anything else (the last write of an earlier owner
+ * that had not yet noticed this one's claim, or a timed-out send of this writer stored after all) is left behind: the
+ * writer writes the checkpoint again from there, as a full snapshot, so that no restore reads what came before.
  *
  * <p>Used from the task's thread only (like its backend). After a checkpoint failed the writer refuses further ones:
  * the changes it had drained are gone, so the task must restore its state again (a new incarnation).
@@ -30,6 +33,8 @@ import java.util.List;
 public final class StateChangelogWriter {
 
     private static final Logger LOG = LoggerFactory.getLogger(StateChangelogWriter.class);
+    /** Writes of one checkpoint that land behind messages of nobody else's claim, before the writer gives up. */
+    private static final int MAX_ATTEMPTS = 3;
 
     private final String where;
     private final MessageQueue queue;
@@ -39,6 +44,8 @@ public final class StateChangelogWriter {
     private final long incarnation;
     private final List<CommitRecord.PastIncarnation> history;
     private final ChangeBatch batch;
+    /** Tells whether another incarnation claimed the queue in a range of offsets; null: any misplaced write fails. */
+    private final ClaimCheck claims;
 
     /** The last commit record of the queue: restored, or written here. Null: none yet. */
     private CommitRecord last;
@@ -52,6 +59,17 @@ public final class StateChangelogWriter {
      */
     public StateChangelogWriter(String job, String task, MQProducer producer, RestoredState restored,
                                 ChangelogSettings settings) {
+        this(job, task, producer, restored, settings, null);
+    }
+
+    /** Whether an incarnation other than {@code incarnation} claimed {@code queue} at offsets {@code [from, to)}. */
+    interface ClaimCheck {
+        boolean claimedBetween(MessageQueue queue, long from, long to, long incarnation) throws IOException;
+    }
+
+    StateChangelogWriter(String job, String task, MQProducer producer, RestoredState restored,
+                         ChangelogSettings settings, ClaimCheck claims) {
+        this.claims = claims;
         if (!restored.backend().isTrackingChanges()) {
             throw new IllegalArgumentException("the state of task " + task + " does not track its changes");
         }
@@ -90,6 +108,28 @@ public final class StateChangelogWriter {
         long start = System.nanoTime();
         boolean snapshot = last == null || settings.snapshotDue(last);
         failed = true; // until the commit record is stored
+        for (int attempt = 1; ; attempt++) {
+            try {
+                CommitRecord record = write(checkpointId, taskMeta, snapshot, start);
+                failed = false;
+                return record;
+            } catch (Misplaced m) {
+                if (claims == null || attempt == MAX_ATTEMPTS
+                        || claims.claimedBetween(queue, m.expected, m.stored, incarnation)) {
+                    throw new StateQueueConflictException(where + ": state message stored at offset " + m.stored
+                            + " instead of " + m.expected + ": another instance claimed the state queue; incarnation "
+                            + CommitRecord.hex(incarnation) + " stops writing");
+                }
+                LOG.warn("{}: a state message landed at offset {} instead of {} (an earlier owner's last write, or a "
+                        + "send retried after a timeout); writing checkpoint {} again after it, as a full snapshot",
+                        where, m.stored, m.expected, checkpointId);
+                nextOffset = m.stored + 1;
+                snapshot = true;
+            }
+        }
+    }
+
+    private CommitRecord write(long checkpointId, byte[] taskMeta, boolean snapshot, long start) throws IOException {
         CheckpointOutput out = new CheckpointOutput(
                 snapshot ? ChangeBatch.Kind.SNAPSHOT : ChangeBatch.Kind.CHANGES, checkpointId);
         if (snapshot) {
@@ -106,7 +146,6 @@ public final class StateChangelogWriter {
                 : new CommitRecord(incarnation, checkpointId, nextOffset, last.baseOffset(), last.baseBytes(),
                         last.bytesSinceBase() + out.bytes, last.checkpointsSinceBase() + 1, taskMeta, history);
         long commitOffset = send(record.toBytes(), CommitRecord.TAG);
-        failed = false;
         last = record;
         wroteCheckpoint = true;
         long millis = (System.nanoTime() - start) / 1_000_000;
@@ -125,13 +164,22 @@ public final class StateChangelogWriter {
     private long send(byte[] body, String tag) throws IOException {
         long offset = sender.send(queue, tag, body, where);
         if (offset != nextOffset) {
-            throw new StateQueueConflictException(where + ": state message stored at offset " + offset
-                    + " instead of " + nextOffset + ": another writer appended to the state queue (a previous owner"
-                    + " still running?) or a timed-out send was stored after all; incarnation "
-                    + CommitRecord.hex(incarnation) + " stops writing");
+            throw new Misplaced(nextOffset, offset);
         }
         nextOffset = offset + 1;
         return offset;
+    }
+
+    /** A message stored at another offset than the next one. */
+    private static final class Misplaced extends IOException {
+        final long expected;
+        final long stored;
+
+        Misplaced(long expected, long stored) {
+            super("stored at " + stored + " instead of " + expected);
+            this.expected = expected;
+            this.stored = stored;
+        }
     }
 
     /** Batches one checkpoint's entries into messages and sends each when full. */

@@ -35,7 +35,7 @@ import java.util.Set;
  * <p>One restorer (one pull consumer) serves every task of a process; {@link #restore} blocks its caller and may run
  * on several threads at once for different queues.
  */
-public final class StateRestorer implements AutoCloseable {
+public final class StateRestorer implements AutoCloseable, StateChangelogWriter.ClaimCheck {
 
     /** The message tag of claims. */
     public static final String CLAIM_TAG = "claim";
@@ -207,6 +207,23 @@ public final class StateRestorer implements AutoCloseable {
                 + " offset {}, it came after another writer's message, its writer fenced off", where,
                 commit.record.checkpointId(), CommitRecord.hex(commit.record.incarnation()), commit.offset,
                 commit.record.offset());
+    }
+
+    /**
+     * The writer of the incarnation {@code restored} claimed: when one of its messages lands further on than it should,
+     * it asks this restorer whether another incarnation claimed the queue in between.
+     */
+    public StateChangelogWriter writer(String job, String task, MQProducer producer, RestoredState restored) {
+        return new StateChangelogWriter(job, task, producer, restored, settings, this);
+    }
+
+    @Override
+    public boolean claimedBetween(MessageQueue queue, long from, long to, long incarnation) throws IOException {
+        awaitReadable(queue, to - 1, "queue=" + StateQueueReader.describe(queue));
+        boolean[] claimed = new boolean[1];
+        reader.read(queue, CLAIM_TAG, from, to, m -> claimed[0] |= Long.parseUnsignedLong(
+                new String(m.getBody(), StandardCharsets.UTF_8), 16) != incarnation);
+        return claimed[0];
     }
 
     /**

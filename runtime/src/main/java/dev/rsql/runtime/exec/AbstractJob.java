@@ -1,0 +1,307 @@
+package dev.rsql.runtime.exec;
+
+import dev.rsql.runtime.config.Options;
+import dev.rsql.runtime.connector.ConnectorFactory;
+import dev.rsql.runtime.connector.JobInfo;
+import dev.rsql.runtime.connector.Sink;
+import dev.rsql.runtime.connector.SinkTransactions;
+import dev.rsql.runtime.connector.SinkWriter;
+import dev.rsql.runtime.connector.SinkWriterContext;
+import dev.rsql.runtime.graph.JobGraph;
+import dev.rsql.runtime.table.TableDescriptor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * What every kind of {@link Job} has: its settings and identity for connectors, worker and timer threads, sinks,
+ * tasks, and the way it ends (stopped, finished or failed, once).
+ */
+abstract class AbstractJob implements Job {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AbstractJob.class);
+    static final Duration STOP_TIMEOUT = Duration.ofMinutes(2);
+    /** Ended tasks status still shows: with rebalancing, queues come and go. */
+    private static final int ENDED_TASKS_SHOWN = 64;
+
+    protected final JobGraph graph;
+    protected final EngineContext engine;
+    protected final Options config;
+    protected final JobInfo jobInfo;
+    protected final ExecutorService workers;
+    protected final ScheduledExecutorService timers;
+    protected final Map<String, Sink> sinks = new LinkedHashMap<>();           // by sink node id
+    protected final Map<String, Task> tasks = new ConcurrentHashMap<>();
+    private final Map<String, Sink> sideSinks = new ConcurrentHashMap<>();     // by table name
+    private final List<Task> endedTasks = new ArrayList<>();
+    private final AtomicInteger taskIndex = new AtomicInteger();
+    private final CompletableFuture<JobInstance.State> termination = new CompletableFuture<>();
+    private final long startedMillis = System.currentTimeMillis();
+
+    protected volatile JobInstance.State state = JobInstance.State.CREATED;
+    protected volatile Throwable failure;
+
+    /**
+     * @param dataDir      the directory connectors and state may keep files in
+     * @param transactions how transactional sinks learn the fate of a transaction, or null
+     */
+    AbstractJob(JobGraph graph, EngineContext engine, Path dataDir, Supplier<SinkTransactions> transactions) {
+        this.graph = graph;
+        this.engine = engine;
+        this.config = engine.configFor(graph.parameters());
+        String instanceId = engine.instanceId();
+        Options options = config;
+        this.jobInfo = new JobInfo() {
+            @Override
+            public String name() {
+                return graph.name();
+            }
+
+            @Override
+            public String instanceId() {
+                return instanceId;
+            }
+
+            @Override
+            public Options config() {
+                return options;
+            }
+
+            @Override
+            public Path dataDir() {
+                return dataDir;
+            }
+
+            @Override
+            public ClassLoader classLoader() {
+                return engine.classLoader();
+            }
+
+            @Override
+            public SinkTransactions sinkTransactions() {
+                return transactions == null ? null : transactions.get();
+            }
+        };
+        AtomicInteger n = new AtomicInteger();
+        String prefix = "rsql-" + graph.name().replace('/', '.');
+        this.workers = Executors.newFixedThreadPool(EngineContext.workerThreads(config),
+                r -> daemon(r, prefix + "-worker-" + n.incrementAndGet()));
+        this.timers = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, prefix + "-timer"));
+    }
+
+    static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    @Override
+    public JobGraph graph() {
+        return graph;
+    }
+
+    Sink createSink(TableDescriptor table) {
+        ConnectorFactory f = engine.connectors().get(table.connector());
+        return f.createSink(new DefaultConnectorContext(table, jobInfo, engine.formats()));
+    }
+
+    /** A sink writer context; {@code transaction} gives the transaction of the rows written now, or null. */
+    SinkWriterContext writerContext(String taskId, Supplier<String> transaction) {
+        int index = taskIndex.getAndIncrement();
+        return new SinkWriterContext() {
+            @Override
+            public String taskId() {
+                return taskId;
+            }
+
+            @Override
+            public int taskIndex() {
+                return index;
+            }
+
+            @Override
+            public String transactionId() {
+                return transaction.get();
+            }
+        };
+    }
+
+    /** The services every kind of job gives its tasks alike. */
+    abstract class CommonServices implements TaskServices {
+        @Override
+        public String jobName() {
+            return graph.name();
+        }
+
+        @Override
+        public Options config() {
+            return config;
+        }
+
+        @Override
+        public Executor workers() {
+            return workers;
+        }
+
+        @Override
+        public ScheduledExecutorService timers() {
+            return timers;
+        }
+
+        @Override
+        public SinkWriter sideOutput(TableDescriptor table, SinkWriterContext context) throws Exception {
+            return sideSinks.computeIfAbsent(table.name(), k -> createSink(table)).createWriter(context);
+        }
+    }
+
+    /** A task ended: it leaves the running tasks; {@link #onTaskEnded} lets the job react. */
+    final void taskEnded(Task task) {
+        synchronized (this) {
+            if (tasks.remove(task.id(), task)) {
+                endedTasks.add(task);
+                if (endedTasks.size() > ENDED_TASKS_SHOWN) {
+                    endedTasks.remove(0);
+                }
+            }
+        }
+        onTaskEnded(task);
+    }
+
+    abstract void onTaskEnded(Task task);
+
+    /** Waits (bounded) until the task has ended. */
+    void await(Task task) {
+        try {
+            task.terminated().get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            LOG.error("job={} task={} did not stop within {}", graph.name(), task.id(), STOP_TIMEOUT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOG.debug("job={} task={} ended with an error", graph.name(), task.id(), e);
+        }
+    }
+
+    void fail(Throwable cause) {
+        synchronized (this) {
+            if (failure == null) {
+                failure = cause;
+            } else if (failure != cause) {
+                failure.addSuppressed(cause);
+            }
+        }
+        LOG.error("job={} failed: {}", graph.name(), cause.getMessage());
+        shutdownAsync(JobInstance.State.FAILED);
+    }
+
+    /** Ends the job on its own thread: the caller may be a worker that the shutdown waits for. */
+    void shutdownAsync(JobInstance.State finalState) {
+        if (!beginShutdown()) {
+            return;
+        }
+        Thread t = daemon(() -> shutdown(finalState), "rsql-" + graph.name().replace('/', '.') + "-shutdown");
+        t.start();
+    }
+
+    final synchronized boolean beginShutdown() {
+        if (state == JobInstance.State.RUNNING || state == JobInstance.State.CREATED) {
+            state = JobInstance.State.STOPPING;
+            return true;
+        }
+        return false;
+    }
+
+    /** Stops the tasks and releases everything; ends with {@link #ended}. */
+    abstract void shutdown(JobInstance.State finalState);
+
+    @Override
+    public void stop() {
+        if (beginShutdown()) {
+            shutdown(JobInstance.State.STOPPED);
+        } else {
+            awaitTermination(STOP_TIMEOUT);
+        }
+    }
+
+    /** Closes the sinks and the worker pool, and completes the job in its final state. */
+    final void ended(JobInstance.State finalState, Runnable cleanUp) {
+        for (Map<String, Sink> m : List.of(sinks, sideSinks)) {
+            m.forEach((id, sink) -> close("sink " + id, sink));
+        }
+        workers.shutdown();
+        JobInstance.State end = failure != null ? JobInstance.State.FAILED : finalState;
+        cleanUp.run();
+        state = end;
+        LOG.info("job={} instance={} {}", graph.name(), jobInfo.instanceId(), end.name().toLowerCase());
+        termination.complete(end);
+    }
+
+    final void close(String what, AutoCloseable c) {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.close();
+        } catch (Exception e) {
+            LOG.warn("job={} closing {} failed", graph.name(), what, e);
+        }
+    }
+
+    @Override
+    public boolean awaitTermination(Duration timeout) {
+        try {
+            termination.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (Exception e) {
+            return true;
+        }
+    }
+
+    @Override
+    public CompletableFuture<JobInstance.State> termination() {
+        return termination;
+    }
+
+    @Override
+    public JobInstance.State state() {
+        return state;
+    }
+
+    @Override
+    public Throwable failure() {
+        return failure;
+    }
+
+    @Override
+    public JobStatus status() {
+        List<TaskStatus> all = new ArrayList<>();
+        synchronized (this) {
+            endedTasks.forEach(t -> all.add(t.status()));
+        }
+        tasks.values().forEach(t -> all.add(t.status()));
+        Throwable f = failure;
+        return new JobStatus(graph.name(), jobInfo.instanceId(), state, startedMillis, System.currentTimeMillis(), all,
+                f == null ? null : f.getMessage());
+    }
+}
