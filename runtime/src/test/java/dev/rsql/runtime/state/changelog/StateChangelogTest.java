@@ -481,6 +481,55 @@ class StateChangelogTest {
                 after.backend().valueState("agg", "names", StringSerializer.INSTANCE).get(b("k"), NS));
     }
 
+    @Test
+    void anEarlierOwnersLateWriteIsLeftBehindAndTheNewOwnerWritesASnapshotAfterIt() throws Exception {
+        MessageQueue q = newQueue();
+        RestoredState old = restore(q);
+        StateChangelogWriter oldWriter = restorer.writer("job", "task", producer, old);
+        KeyedValueState<String> oldState = old.backend().valueState("agg", "names", StringSerializer.INSTANCE);
+        oldState.put(b("k"), NS, "old-1");
+        oldWriter.checkpoint(1, meta(1));
+        oldState.put(b("k"), NS, "old-2");
+
+        RestoredState current = restore(q);
+        StateChangelogWriter writer = restorer.writer("job", "task", producer, current);
+        // The earlier owner has not seen the claim: its next write lands after it, and the claim stops it.
+        assertThrows(StateQueueConflictException.class, () -> oldWriter.checkpoint(2, meta(2)));
+        KeyedValueState<String> state = current.backend().valueState("agg", "names", StringSerializer.INSTANCE);
+        assertEquals("old-1", state.get(b("k"), NS));
+        state.put(b("k"), NS, "new");
+        state.put(b("other"), NS, "x");
+        CommitRecord c = writer.checkpoint(1, meta(1));
+        assertEquals(0, c.checkpointsSinceBase(), "written again as a full snapshot");
+
+        RestoredState after = restore(q);
+        assertEquals(c, after.commit());
+        KeyedValueState<String> restored = after.backend().valueState("agg", "names", StringSerializer.INSTANCE);
+        assertEquals("new", restored.get(b("k"), NS));
+        assertEquals("x", restored.get(b("other"), NS));
+    }
+
+    @Test
+    void checkpointOutcomesFollowCommitRecordsClaimsAndHistory() throws Exception {
+        MessageQueue q = newQueue();
+        RestoredState first = restore(q);
+        StateChangelogWriter w1 = writer(first, ChangelogSettings.defaults());
+        w1.checkpoint(1, meta(1));
+        w1.checkpoint(2, meta(2));
+        long a = first.incarnation();
+        assertEquals(CheckpointOutcome.COMMITTED, restorer.checkpointOutcome(q, a, 2));
+        assertEquals(CheckpointOutcome.OPEN, restorer.checkpointOutcome(q, a, 3), "a may still write it");
+
+        RestoredState second = restore(q);
+        long b = second.incarnation();
+        assertEquals(CheckpointOutcome.ABANDONED, restorer.checkpointOutcome(q, a, 3), "claimed over by b");
+        assertEquals(CheckpointOutcome.OPEN, restorer.checkpointOutcome(q, b, 1));
+        writer(second, ChangelogSettings.defaults()).checkpoint(1, meta(1));
+        assertEquals(CheckpointOutcome.COMMITTED, restorer.checkpointOutcome(q, b, 1));
+        assertEquals(CheckpointOutcome.COMMITTED, restorer.checkpointOutcome(q, a, 1), "from b's history");
+        assertEquals(CheckpointOutcome.ABANDONED, restorer.checkpointOutcome(q, a, 3), "from b's history");
+    }
+
     static void send(MessageQueue q, String tag, byte[] body) throws Exception {
         producer.send(new Message(q.getTopic(), tag, body), q);
     }
