@@ -48,6 +48,8 @@ final class ShuffleStage implements ShuffleReader.Listener {
     private static final Duration POLL = Duration.ofMillis(100);
     /** How long a task that lost its state queue to another instance waits before checking who owns the queue. */
     private static final Duration RETAKE_DELAY = Duration.ofSeconds(2);
+    private static final Duration MAX_DELAY = Duration.ofMinutes(1);
+    private static final long MINUTE_NANOS = TimeUnit.MINUTES.toNanos(1);
 
     private final DistributedJob job;
     private final ExchangeNode exchange;
@@ -61,6 +63,7 @@ final class ShuffleStage implements ShuffleReader.Listener {
     private Thread poller;
     private volatile boolean polling;
     private final ScheduledExecutorService retakes;
+    private final Map<MessageQueue, Restarts> restarts = new ConcurrentHashMap<>();
 
     /** Provisions the exchange's shuffle and state topics. */
     ShuffleStage(DistributedJob job, ExchangeNode exchange, TopicProvisioner provisioner) throws Exception {
@@ -262,25 +265,47 @@ final class ShuffleStage implements ShuffleReader.Listener {
     }
 
     /**
-     * True when a task of this stage failed because another instance took its state queue over (it claimed the
-     * queue after a rebalance this instance has not seen yet): the task's unfinished checkpoint is void, the other
-     * instance continues from the last one, and this instance goes on.
+     * Handles the failure of one of this stage's tasks unless it is the job's to handle (a record the job's error
+     * policy fails on): its checkpoint in progress is void, its sinks' open transaction is rolled back by the broker's
+     * check, and the queue is taken again from its last checkpoint a little later if the group still assigns it here.
+     * That covers another instance having claimed the state queue (two instances held the queue for a moment: the
+     * other one keeps it) and a broker that did not answer in time (the task restarts, waiting longer each time it
+     * fails again soon).
      */
     boolean taskFailed(Task task, Throwable cause) {
         if (!(task instanceof ShuffleTask)) {
             return false;
         }
+        boolean claimed = false;
         for (Throwable t = cause; t != null; t = t.getCause()) {
-            if (t instanceof StateQueueConflictException) {
-                String id = task.id();
-                MessageQueue queue = shuffle.queue(Integer.parseInt(id.substring(id.lastIndexOf('#') + 1)));
-                LOG.warn("job={} task={}: another instance claimed the state queue; the queue is left to it unless the"
-                        + " group still assigns it here in {} ms", job.jobName(), task.id(), RETAKE_DELAY.toMillis());
-                retakes.schedule(() -> retake(queue), RETAKE_DELAY.toMillis(), TimeUnit.MILLISECONDS);
-                return true;
+            if (t instanceof RecordException) {
+                return false;
             }
+            claimed |= t instanceof StateQueueConflictException;
         }
-        return false;
+        String id = task.id();
+        MessageQueue queue = shuffle.queue(Integer.parseInt(id.substring(id.lastIndexOf('#') + 1)));
+        Duration delay = claimed ? RETAKE_DELAY : restartDelay(queue);
+        LOG.warn("job={} task={}: {}; taking the queue again from its last checkpoint in {} ms if the group still "
+                + "assigns it here", job.jobName(), id, claimed ? "another instance claimed the state queue"
+                : "failed: " + cause.getMessage(), delay.toMillis());
+        retakes.schedule(() -> retake(queue), delay.toMillis(), TimeUnit.MILLISECONDS);
+        return true;
+    }
+
+    /** Twice as long as the last time when the queue's task failed again within a minute, up to a minute. */
+    private Duration restartDelay(MessageQueue queue) {
+        long now = System.nanoTime();
+        Restarts r = restarts.compute(queue, (q, last) -> last == null || now - last.atNanos > MINUTE_NANOS
+                ? new Restarts(now, RETAKE_DELAY) : new Restarts(now, min(last.delay.multipliedBy(2), MAX_DELAY)));
+        return r.delay;
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    private record Restarts(long atNanos, Duration delay) {
     }
 
     /**
