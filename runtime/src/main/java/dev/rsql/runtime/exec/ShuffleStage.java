@@ -232,6 +232,10 @@ final class ShuffleStage implements ShuffleReader.Listener {
         }
     }
 
+    private boolean isMine(Task task) {
+        return task instanceof ShuffleTask && task.id().startsWith(exchange.id() + "#");
+    }
+
     /** The state a task's operators open: the one restored for it. */
     KeyedStateBackend restoredState(String taskId) {
         RestoredState r = restoring.get(taskId);
@@ -246,7 +250,7 @@ final class ShuffleStage implements ShuffleReader.Listener {
 
     /** Releases what a task of this stage held: its queue, state and working directory. */
     void taskEnded(Task task) {
-        if (!(task instanceof ShuffleTask)) {
+        if (!isMine(task)) {
             return;
         }
         byQueue.values().remove(task);
@@ -273,7 +277,7 @@ final class ShuffleStage implements ShuffleReader.Listener {
      * fails again soon).
      */
     boolean taskFailed(Task task, Throwable cause) {
-        if (!(task instanceof ShuffleTask)) {
+        if (!isMine(task)) {
             return false;
         }
         boolean claimed = false;
