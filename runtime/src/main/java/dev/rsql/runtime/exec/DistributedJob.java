@@ -264,7 +264,7 @@ final class DistributedJob extends AbstractJob {
         long id = checkpointIds.incrementAndGet();
         for (Task t : tasks.values()) {
             if (t.isRunning()) {
-                t.triggerCheckpoint(id);
+                t.triggerCheckpointUnlessQueued(id);
             }
         }
     }

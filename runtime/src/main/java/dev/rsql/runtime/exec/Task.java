@@ -20,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -53,6 +54,7 @@ public abstract class Task {
     private final Queue<Runnable> mailbox = new ConcurrentLinkedQueue<>();
     private final AtomicInteger schedule = new AtomicInteger(IDLE);
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
+    private final AtomicBoolean checkpointQueued = new AtomicBoolean();
     private final TaskSnapshot restored;
 
     // Owned by the thread running the task.
@@ -118,6 +120,19 @@ public abstract class Task {
     /** Takes part in checkpoint {@code checkpointId} at the next record boundary (source tasks start them). */
     void triggerCheckpoint(long checkpointId) {
         sendMail(() -> checkpoint(checkpointId));
+    }
+
+    /**
+     * As {@link #triggerCheckpoint}, unless a checkpoint asked for this way still waits in the mailbox: a task too busy
+     * to keep up with its timer takes the next checkpoint, not a backlog of them.
+     */
+    void triggerCheckpointUnlessQueued(long checkpointId) {
+        if (checkpointQueued.compareAndSet(false, true)) {
+            sendMail(() -> {
+                checkpointQueued.set(false);
+                checkpoint(checkpointId);
+            });
+        }
     }
 
     /** The checkpoint is complete everywhere. */
