@@ -173,8 +173,9 @@ final class ShuffleStage implements ShuffleReader.Listener {
      * its task, and has the reader fetch from the restored checkpoint's offset ({@code again}: the queue was being read
      * for a task that is gone, so reading restarts there).
      */
-    private void take(MessageQueue queue, boolean again) {
-        if (!job.isRunning()) {
+    private synchronized void take(MessageQueue queue, boolean again) {
+        // Rebalances and retakes come from different threads: one task per queue, and none for a queue revoked.
+        if (!job.isRunning() || byQueue.containsKey(queue) || (again && !reader.isAssigned(queue))) {
             return;
         }
         int index = shuffle.indexOf(queue);
@@ -224,7 +225,7 @@ final class ShuffleStage implements ShuffleReader.Listener {
 
     /** The queue moves to another instance: its task checkpoints and stops first. */
     @Override
-    public void revoked(MessageQueue queue) {
+    public synchronized void revoked(MessageQueue queue) {
         ShuffleTask task = byQueue.get(queue);
         if (task != null) {
             LOG.info("job={} task={} revoked; checkpointing and stopping", job.jobName(), task.id());
