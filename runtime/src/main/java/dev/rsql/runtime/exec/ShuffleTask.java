@@ -156,6 +156,10 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
 
     @Override
     void beforeClose(boolean endOfInput) {
+        if (input.duplicatesDropped() > 0) {
+            LOG.info("job={} task={}: dropped {} rows their channels had sent before", services.jobName(), id,
+                    input.duplicatesDropped());
+        }
     }
 
     /**

@@ -116,7 +116,7 @@ public final class ShuffleWriter implements StageOutput {
             lastPosition = pos;
         }
         Outbox out = outboxes[keys.partitionOf(row.fields(), outboxes.length)];
-        byte[] complete;
+        boolean complete;
         boolean first;
         synchronized (out) {
             first = out.batch.isEmpty();
@@ -136,7 +136,7 @@ public final class ShuffleWriter implements StageOutput {
                 continue;   // nothing new for the receiver, which keeps the highest
             }
             out.watermark = watermark;
-            byte[] complete;
+            boolean complete;
             boolean first;
             synchronized (out) {
                 first = out.batch.isEmpty();
@@ -156,7 +156,7 @@ public final class ShuffleWriter implements StageOutput {
         }
         this.idle = idle;
         for (Outbox out : outboxes) {
-            byte[] complete;
+            boolean complete;
             boolean first;
             synchronized (out) {
                 first = out.batch.isEmpty();
@@ -167,30 +167,37 @@ public final class ShuffleWriter implements StageOutput {
         }
     }
 
-    /** Holding {@code out}'s lock after an event was appended: the batch if it is complete, else null. */
-    private byte[] appended(Outbox out, boolean first) {
+    /** Holding {@code out}'s lock after an event was appended: true when that completed (and queued) a batch. */
+    private boolean appended(Outbox out, boolean first) {
         if (first) {
             out.firstEventNanos = System.nanoTime();
         }
-        return out.batch.bytes() >= batchBytes || out.batch.isFull() ? seal(out) : null;
+        if (out.batch.bytes() >= batchBytes || out.batch.isFull()) {
+            seal(out);
+            return true;
+        }
+        return false;
     }
 
     /**
-     * Holding {@code out}'s lock: takes its batch, counted as pending at once so that {@link #awaitAcknowledged}
-     * waits for it even before it is handed to the transport.
+     * Holding {@code out}'s lock: takes its batch and queues it for sending, under that same lock so that batches of
+     * a queue are sent in the order they were built, whichever thread (task or timer) sealed them. It counts as
+     * pending at once so that {@link #awaitAcknowledged} waits for it.
      */
-    private byte[] seal(Outbox out) {
+    private void seal(Outbox out) {
         byte[] batch = out.batch.finish();
         pendingBytes.addAndGet(batch.length);
         synchronized (acks) {
             pendingMessages++;
         }
-        return batch;
+        synchronized (out.ready) {
+            out.ready.add(batch);
+        }
     }
 
-    private void afterAppend(Outbox out, byte[] complete, boolean first) {
-        if (complete != null) {
-            enqueue(out, complete);
+    private void afterAppend(Outbox out, boolean complete, boolean first) {
+        if (complete) {
+            send(out);
         } else if (first) {
             scheduleLinger(batchDelayNanos);
         }
@@ -225,15 +232,12 @@ public final class ShuffleWriter implements StageOutput {
     public void flush() throws IOException {
         throwIfFailed();
         for (Outbox out : outboxes) {
-            byte[] batch = null;
             synchronized (out) {
                 if (!out.batch.isEmpty()) {
-                    batch = seal(out);
+                    seal(out);
                 }
             }
-            if (batch != null) {
-                enqueue(out, batch);
-            }
+            send(out);
         }
     }
 
@@ -318,19 +322,20 @@ public final class ShuffleWriter implements StageOutput {
         long now = System.nanoTime();
         long next = Long.MAX_VALUE;
         for (Outbox out : outboxes) {
-            byte[] due = null;
+            boolean due = false;
             synchronized (out) {
                 if (!out.batch.isEmpty()) {
                     long dueAt = out.firstEventNanos + batchDelayNanos;
                     if (dueAt - now <= 0) {
-                        due = seal(out);
+                        seal(out);
+                        due = true;
                     } else {
                         next = Math.min(next, dueAt - now);
                     }
                 }
             }
-            if (due != null) {
-                enqueue(out, due);
+            if (due) {
+                send(out);
             }
         }
         if (next != Long.MAX_VALUE) {
@@ -338,11 +343,11 @@ public final class ShuffleWriter implements StageOutput {
         }
     }
 
-    private void enqueue(Outbox out, byte[] batch) {
+    /** Starts sending the queue's next batch unless one is in flight (its acknowledgement sends the next). */
+    private void send(Outbox out) {
         byte[] next = null;
         synchronized (out.ready) {
-            out.ready.add(batch);
-            if (!out.inFlight) {
+            if (!out.inFlight && !out.ready.isEmpty()) {
                 out.inFlight = true;
                 next = out.ready.poll();
             }
