@@ -22,6 +22,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -115,16 +116,10 @@ public final class ShuffleWriter implements StageOutput {
             n = pos == lastPosition ? n + 1 : 0;
             lastPosition = pos;
         }
-        Outbox out = outboxes[keys.partitionOf(row.fields(), outboxes.length)];
-        boolean complete;
-        boolean first;
-        synchronized (out) {
-            first = out.batch.isEmpty();
-            out.batch.row(row.kind(), pos, pos == ShuffleCodec.UNSEQUENCED ? 0 : n, row.fields());
-            complete = appended(out, first);
-        }
+        int sequence = pos == ShuffleCodec.UNSEQUENCED ? 0 : n;
+        append(outboxes[keys.partitionOf(row.fields(), outboxes.length)],
+                batch -> batch.row(row.kind(), pos, sequence, row.fields()));
         rows++;
-        afterAppend(out, complete, first);
     }
 
     /** Records the channel's watermark for every queue; a newer one replaces one still waiting in a batch. */
@@ -136,14 +131,7 @@ public final class ShuffleWriter implements StageOutput {
                 continue;   // nothing new for the receiver, which keeps the highest
             }
             out.watermark = watermark;
-            boolean complete;
-            boolean first;
-            synchronized (out) {
-                first = out.batch.isEmpty();
-                out.batch.watermark(watermark);
-                complete = appended(out, first);
-            }
-            afterAppend(out, complete, first);
+            append(out, batch -> batch.watermark(watermark));
         }
     }
 
@@ -156,15 +144,20 @@ public final class ShuffleWriter implements StageOutput {
         }
         this.idle = idle;
         for (Outbox out : outboxes) {
-            boolean complete;
-            boolean first;
-            synchronized (out) {
-                first = out.batch.isEmpty();
-                out.batch.idle(idle);
-                complete = appended(out, first);
-            }
-            afterAppend(out, complete, first);
+            append(out, batch -> batch.idle(idle));
         }
+    }
+
+    /** Adds an event to a queue's batch; sends the batch if that completed it. */
+    private void append(Outbox out, Consumer<ShuffleCodec.Encoder> event) {
+        boolean complete;
+        boolean first;
+        synchronized (out) {
+            first = out.batch.isEmpty();
+            event.accept(out.batch);
+            complete = appended(out, first);
+        }
+        afterAppend(out, complete, first);
     }
 
     /** Holding {@code out}'s lock after an event was appended: true when that completed (and queued) a batch. */
