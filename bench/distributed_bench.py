@@ -23,8 +23,12 @@ bench/MqTool.java, run as a single-file program on the engine's class path.
    over the time from starting the instances until the sink topic holds every expected window (the sentinel's
    window never closes and is not expected), so JVM start, planning and rebalancing are included; the time from
    the first source task's first record is printed too. Each run is a new job (new consumer groups, shuffle and
-   state topics) reading the same filled topic. The sink's rows are then read back: one row per window, and the
-   counts add up to --events.
+   state topics) reading the same filled topic. The sink's rows are then read back and compared window by window
+   with the expected counts (missing, repeated, wrong). Also printed, from the logs and the instances' status files:
+   when the last shuffle task started and how many times a shuffle queue was taken (more than 8: queues moved), when
+   the source and the shuffle tasks had every event, which shuffle queues had a running task at the end, how many
+   tasks gave a queue up after a state queue conflict, and instances that ended by themselves. A run that does not
+   finish within --timeout seconds is reported as such.
 2. Baseline: MqTool copy, one process (DefaultLitePullConsumer + DefaultMQProducer batch sends, one batch in flight
    per queue), copies the filled topic to another 8-queue topic: msgs/s.
 3. Restore. A job `SELECT k, COUNT(*) FROM ev GROUP BY k` into a discarding print sink, with shuffle.queues=1 so one
@@ -36,7 +40,8 @@ bench/MqTool.java, run as a single-file program on the engine's class path.
    checkpoint a full snapshot).
 
 The machine's other load matters a lot (the broker, the instances and this script share its cores): the numbers are
-rough. WARN and ERROR lines of the instances' logs are printed at the end. Logs and data are under bench/work/dist/.
+rough. The distinct WARN and ERROR lines of the instances' logs and of their RocketMQ client logs are printed at the
+end. Logs and data are under bench/work/dist/ (deleted at the start of the next run).
 """
 import argparse
 import glob
@@ -114,9 +119,9 @@ class Bench:
         log = os.path.join(self.home, 'log', 'broker.log')
         ready = lambda: open(log).read().count('RocketMQ ready') if os.path.exists(log) else 0
         before = ready()
-        out = subprocess.run([os.path.join(self.home, 'bin', 'broker.sh'), 'start', '--dir', os.path.join(DIR, 'broker'),
-                              '--port', str(self.a.namesrv_port), '--broker-port', str(self.a.broker_port)],
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True).stdout
+        cmd = [os.path.join(self.home, 'bin', 'broker.sh'), 'start', '--dir', os.path.join(DIR, 'broker'),
+               '--port', str(self.a.namesrv_port), '--broker-port', str(self.a.broker_port)]
+        out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True).stdout
         print(out.strip())
         if 'broker started' not in out:
             sys.exit('cannot start a broker of our own')
@@ -230,6 +235,7 @@ class Bench:
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
         first_window = done = None
+        ended = {}              # instance -> (exit code, seconds after the start) of one that ended on its own
         for line in watcher.stdout:
             word, *rest = line.split()
             if word == 'progress' and first_window is None and int(rest[1]) > 0:
@@ -241,8 +247,11 @@ class Bench:
                 print('  TIMEOUT: the sink topic holds %s of %d windows after %d s' % (rest[1], windows,
                                                                                          self.a.timeout))
                 break
-            if any(p.poll() is not None for p, _ in procs):
-                print('  an instance ended early; see its log')
+            for i, (p, log) in enumerate(procs, 1):
+                if p.poll() is not None and 'i%d' % i not in ended:
+                    ended['i%d' % i] = (p.returncode, time.time() - t0)
+                    print('  instance i%d ended by itself (exit code %d) %.1f s after the start; see %s'
+                          % (i, p.returncode, time.time() - t0, log))
         verify = watcher.stdout.read().strip()
         watcher.wait()
         unowned = sorted(set(range(QUEUES)) - {q for qs in owned.values() for q in qs})
@@ -264,6 +273,7 @@ class Bench:
              'all_shuffled': all_shuffled and all_shuffled - t0, 'stop': stop_secs, 'verify': verify,
              'tasks_up': max(took) - t0 if took else None, 'takes': len(took), 'check': check, 'owned': owned,
              'unowned': unowned, 'conflicts': sum('another instance took the state queue over' in l for l in lines),
+             'ended': ended,
              'heap': max(heaps)}
         if done:
             r['rate'] = self.a.events / r['secs']
@@ -393,7 +403,9 @@ class Bench:
                 r['instances'], '%.0f' % r['rate'] if r.get('rate') else '-',
                 '%.0f' % r['rate_from_read'] if r.get('rate_from_read') else '-', f(r['secs']), f(r['first_read']),
                 f(r['tasks_up']) + ('' if r['takes'] == QUEUES else ' (%d takes)' % r['takes']), f(r['all_read']),
-                f(r['all_shuffled']), f(r['first_window']), f(r['stop']), r['heap'], r['check']))
+                f(r['all_shuffled']), f(r['first_window']), f(r['stop']), r['heap'], r['check']
+                + ('; by no instance at the end: shuffle queues %s' % r['unowned'] if r['unowned'] else '')
+                + (' [%s ended by itself]' % ', '.join(r['ended']) if r['ended'] else '')))
         print('   Seconds from starting the instances. "ev/s read+": events/s from the first record a source task'
               ' read (JVM start, planning, joining the groups excluded). "tasks up": the last shuffle task started'
               ' (restored, empty); more than 8 takes: queues moved between instances during the run. "all read" /'
@@ -473,12 +485,14 @@ def print_run(r, events):
     else:
         print('%d instance(s): did not finish; sink: %s; %s' % (r['instances'], r['verify'], r['check']))
     print('   shuffle queues run at the end: %s%s; %d takes of a shuffle queue, %d tasks gave a queue up after a'
-          ' state queue conflict' % (r['owned'], ', by no instance: %s' % r['unowned'] if r['unowned'] else '',
-                                     r['takes'], r['conflicts']))
+          ' state queue conflict%s' % (r['owned'], ', by no instance: %s' % r['unowned'] if r['unowned'] else '',
+                                       r['takes'], r['conflicts'], ''.join(
+              '; %s ENDED BY ITSELF (exit code %d, %.1f s)' % (i, c, t) for i, (c, t) in r['ended'].items())))
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--events', type=int, default=1_000_000)
     ap.add_argument('--keys', type=int, default=10_000)
     ap.add_argument('--eps', type=int, default=10_000, help='events per second of event time')
