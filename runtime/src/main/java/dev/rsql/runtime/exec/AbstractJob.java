@@ -46,6 +46,8 @@ abstract class AbstractJob implements Job {
     protected final JobInfo jobInfo;
     protected final ExecutorService workers;
     protected final ScheduledExecutorService timers;
+    /** A source shard without data for this long stops holding the watermark back (0: never). */
+    protected final long idleTimeoutMillis;
     protected final Map<String, Sink> sinks = new LinkedHashMap<>();           // by sink node id
     protected final Map<String, Task> tasks = new ConcurrentHashMap<>();
     private final Map<String, Sink> sideSinks = new ConcurrentHashMap<>();     // by table name
@@ -98,6 +100,8 @@ abstract class AbstractJob implements Job {
                 return transactions == null ? null : transactions.get();
             }
         };
+        this.idleTimeoutMillis = config.getDuration(Duration.ofSeconds(5), "table.exec.source.idle-timeout",
+                "source.idle-timeout").toMillis();
         AtomicInteger n = new AtomicInteger();
         String prefix = "rsql-" + graph.name().replace('/', '.');
         this.workers = Executors.newFixedThreadPool(EngineContext.workerThreads(config),

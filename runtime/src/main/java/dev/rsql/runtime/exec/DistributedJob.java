@@ -26,7 +26,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,7 +50,6 @@ final class DistributedJob extends AbstractJob {
 
     private final String namesrv;
     private final int keyGroups;
-    private final long idleTimeoutMillis;
     private final ShuffleOptions shuffleOptions;
     private final ChangelogSettings changelogSettings;
     private final Map<SourceNode, Source> sources = new LinkedHashMap<>();
@@ -81,8 +79,6 @@ final class DistributedJob extends AbstractJob {
         this.changelogSettings = ChangelogSettings.from(config);
         this.keyGroups = Math.max(shuffleOptions.queues(), config.getInt(128, "max-parallelism",
                 "pipeline.max-parallelism"));
-        this.idleTimeoutMillis = config.getDuration(Duration.ofSeconds(5), "table.exec.source.idle-timeout",
-                "source.idle-timeout").toMillis();
     }
 
     /**
@@ -147,10 +143,6 @@ final class DistributedJob extends AbstractJob {
         return graph.name();
     }
 
-    JobGraph jobGraph() {
-        return graph;
-    }
-
     int keyGroups() {
         return keyGroups;
     }
@@ -165,14 +157,6 @@ final class DistributedJob extends AbstractJob {
 
     StateRestorer restorer() {
         return restorer;
-    }
-
-    DefaultMQProducer stateProducer() {
-        return stateProducer;
-    }
-
-    ChangelogSettings changelogSettings() {
-        return changelogSettings;
     }
 
     String namesrv() {
@@ -245,14 +229,15 @@ final class DistributedJob extends AbstractJob {
         return RecordErrorHandler.afterExchange(graph.name(), taskId, exchange, t -> services.sideOutput(t, context));
     }
 
+    /** The stage a shuffle task's id belongs to, or null (a source task). */
+    private ShuffleStage stageOf(String taskId) {
+        String exchange = ShuffleStage.exchangeOf(taskId);
+        return exchange == null ? null : stages.get(exchange);
+    }
+
     private MessageQueue stateQueueOf(String taskId) {
-        for (ShuffleStage stage : stages.values()) {
-            MessageQueue q = stage.stateQueueOf(taskId);
-            if (q != null) {
-                return q;
-            }
-        }
-        return null;
+        ShuffleStage stage = stageOf(taskId);
+        return stage == null ? null : stage.stateQueueOf(taskId);
     }
 
     private static String sourceTaskId(SourceNode node, String shardId) {
@@ -369,25 +354,18 @@ final class DistributedJob extends AbstractJob {
 
         @Override
         public KeyedStateBackend openState(String taskId) {
-            for (ShuffleStage stage : stages.values()) {
-                KeyedStateBackend s = stage.restoredState(taskId);
-                if (s != null) {
-                    return s;
-                }
+            ShuffleStage stage = stageOf(taskId);
+            if (stage == null) {
+                throw new IllegalStateException("job " + graph.name() + " task " + taskId + " keeps state but reads"
+                        + " no shuffle queue");
             }
-            throw new IllegalStateException("job " + graph.name() + " task " + taskId + " keeps state but reads no"
-                    + " shuffle queue");
+            return stage.restoredState(taskId);
         }
 
         @Override
         public TaskSnapshot restored(String taskId) {
-            for (ShuffleStage stage : stages.values()) {
-                TaskSnapshot s = stage.restoredSnapshot(taskId);
-                if (s != null) {
-                    return s;
-                }
-            }
-            return null;
+            ShuffleStage stage = stageOf(taskId);
+            return stage == null ? null : stage.restoredSnapshot(taskId);
         }
 
         @Override
@@ -398,18 +376,17 @@ final class DistributedJob extends AbstractJob {
         @Override
         public void taskFailed(Task task, Throwable cause) {
             taskEnded(task);
-            for (ShuffleStage stage : stages.values()) {
-                if (stage.taskFailed(task, cause)) {
-                    return;
-                }
+            ShuffleStage stage = stageOf(task.id());
+            if (stage == null || !stage.taskFailed(task, cause)) {
+                fail(cause);
             }
-            fail(cause);
         }
     }
 
     @Override
     void onTaskEnded(Task task) {
-        for (ShuffleStage stage : stages.values()) {
+        ShuffleStage stage = stageOf(task.id());
+        if (stage != null) {
             stage.taskEnded(task);
         }
     }

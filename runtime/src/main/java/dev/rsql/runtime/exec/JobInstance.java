@@ -21,7 +21,6 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,7 +51,6 @@ public final class JobInstance extends AbstractJob {
     private final Path jobStateDir;
     private final int partitions;
     private final int keyGroups;
-    private final long idleTimeoutMillis;
     private final Map<SourceNode, Source> sources = new LinkedHashMap<>();
     private final Map<String, LocalExchange> exchanges = new LinkedHashMap<>();
     private final AtomicInteger sourcesAnnouncing = new AtomicInteger();
@@ -68,8 +66,6 @@ public final class JobInstance extends AbstractJob {
         int threads = EngineContext.workerThreads(config);
         this.partitions = Math.max(1, config.getInt(threads, "parallelism", "table.exec.resource.default-parallelism"));
         this.keyGroups = Math.max(partitions, config.getInt(128, "max-parallelism", "pipeline.max-parallelism"));
-        this.idleTimeoutMillis = config.getDuration(Duration.ofSeconds(5), "table.exec.source.idle-timeout",
-                "source.idle-timeout").toMillis();
     }
 
     /** Creates sinks, exchanges and sources, restores the latest checkpoint if any, and starts reading. */

@@ -114,18 +114,26 @@ final class ShuffleStage implements ShuffleReader.Listener {
         return exchange.id() + "#" + queueIndex;
     }
 
-    /** The state queue of the task with this id, or null if the task is not one of this stage's. */
-    MessageQueue stateQueueOf(String taskId) {
-        String prefix = exchange.id() + "#";
-        if (!taskId.startsWith(prefix)) {
-            return null;
-        }
+    /** The exchange a shuffle task's id ({@code <exchange id>#<queue index>}) names, or null for another task. */
+    static String exchangeOf(String taskId) {
+        int hash = taskId.lastIndexOf('#');
+        return hash < 0 ? null : taskId.substring(0, hash);
+    }
+
+    /** The queue index a task id of this stage names, or -1 if it names none. */
+    private int indexOf(String taskId) {
         try {
-            int index = Integer.parseInt(taskId.substring(prefix.length()));
-            return index >= 0 && index < stateTopic.queueCount() ? stateTopic.queue(index) : null;
+            int index = Integer.parseInt(taskId.substring(taskId.lastIndexOf('#') + 1));
+            return index >= 0 && index < shuffle.queueCount() ? index : -1;
         } catch (NumberFormatException e) {
-            return null;
+            return -1;
         }
+    }
+
+    /** The state queue of this stage's task with that id (it may come from a broker's check), or null. */
+    MessageQueue stateQueueOf(String taskId) {
+        int index = indexOf(taskId);
+        return index < 0 ? null : stateTopic.queue(index);
     }
 
     /** Joins the exchange's consumer group and starts handing polled messages to the tasks. */
@@ -187,7 +195,7 @@ final class ShuffleStage implements ShuffleReader.Listener {
                     : ShuffleCheckpoint.fromBytes(restored.commit().taskMeta());
             restoring.put(id, restored);
             checkpoints.put(id, checkpoint);
-            StateChangelogWriter changelog = job.restorer().writer(job.jobName(), id, job.stateProducer(), restored);
+            StateChangelogWriter changelog = job.restorer().writer(job.jobName(), id, restored);
             ShuffleTask task = job.addTask(id, () -> createTask(id, index, queue, checkpoint, changelog));
             byQueue.put(queue, task);
             job.transactions().register(task);
@@ -233,10 +241,6 @@ final class ShuffleStage implements ShuffleReader.Listener {
         }
     }
 
-    private boolean isMine(Task task) {
-        return task instanceof ShuffleTask && task.id().startsWith(exchange.id() + "#");
-    }
-
     /** The state a task's operators open: the one restored for it. */
     KeyedStateBackend restoredState(String taskId) {
         RestoredState r = restoring.get(taskId);
@@ -251,9 +255,6 @@ final class ShuffleStage implements ShuffleReader.Listener {
 
     /** Releases what a task of this stage held: its queue, state and working directory. */
     void taskEnded(Task task) {
-        if (!isMine(task)) {
-            return;
-        }
         byQueue.values().remove(task);
         job.transactions().unregister((ShuffleTask) task);
         checkpoints.remove(task.id());
@@ -278,9 +279,6 @@ final class ShuffleStage implements ShuffleReader.Listener {
      * fails again soon).
      */
     boolean taskFailed(Task task, Throwable cause) {
-        if (!isMine(task)) {
-            return false;
-        }
         boolean claimed = false;
         for (Throwable t = cause; t != null; t = t.getCause()) {
             if (t instanceof RecordException) {
@@ -289,7 +287,7 @@ final class ShuffleStage implements ShuffleReader.Listener {
             claimed |= t instanceof StateQueueConflictException;
         }
         String id = task.id();
-        MessageQueue queue = shuffle.queue(Integer.parseInt(id.substring(id.lastIndexOf('#') + 1)));
+        MessageQueue queue = shuffle.queue(indexOf(id));
         Duration delay = claimed ? RETAKE_DELAY : restartDelay(queue);
         LOG.warn("job={} task={}: {}; taking the queue again from its last checkpoint in {} ms if the group still "
                 + "assigns it here", job.jobName(), id, claimed ? "another instance claimed the state queue"

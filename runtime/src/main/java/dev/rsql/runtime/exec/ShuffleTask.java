@@ -52,8 +52,6 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
     // Owned by the task thread.
     private long nextOffset;
     private long currentPosition = ShuffleCodec.UNSEQUENCED;
-    private long checkpointId;
-    private volatile long committedCheckpoint;
     private volatile long publishedOffset;
     private volatile long maxOffset = -1;
 
@@ -78,7 +76,7 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
 
     /** The last checkpoint whose commit record is stored (0: none yet in this incarnation). */
     long committedCheckpoint() {
-        return committedCheckpoint;
+        return transaction.committedCheckpoint();
     }
 
     /** Takes messages of the task's queue, in offset order (from the poll thread). */
@@ -168,10 +166,9 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
      */
     @Override
     void persist(long ignored, long position) throws Exception {
-        long id = ++checkpointId;
+        long id = transaction.checkpointId();
         String committing = transaction.current();
         changelog.checkpoint(id, new ShuffleCheckpoint(position, input.watermark(), input.snapshot()).toBytes());
-        committedCheckpoint = id;
         transaction.committed(id);
         for (SinkOperator sink : topology.sinkOperators()) {
             sink.commit(committing);

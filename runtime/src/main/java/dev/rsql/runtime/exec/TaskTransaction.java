@@ -14,20 +14,31 @@ final class TaskTransaction {
     }
 
     private final String prefix;
-    private volatile long checkpointId = 1;
+    /** The task's last stored checkpoint; the one being written is the next. Only the task thread writes it. */
+    private volatile long committed;
 
     TaskTransaction(String taskId, long incarnation) {
         this.prefix = taskId + "/" + CommitRecord.hex(incarnation) + "/";
     }
 
-    /** The transaction rows written now belong to: the next checkpoint's. */
-    String current() {
-        return prefix + checkpointId;
+    /** The checkpoint the task writes next: its ids increase per incarnation, as the changelog wants. */
+    long checkpointId() {
+        return committed + 1;
     }
 
-    /** Checkpoint {@code committed} is stored: rows written from now on belong to the one after it. */
-    void committed(long committed) {
-        checkpointId = committed + 1;
+    /** The transaction rows written now belong to: the next checkpoint's. */
+    String current() {
+        return prefix + checkpointId();
+    }
+
+    /** Checkpoint {@code id}'s commit record is stored: rows written from now on belong to the one after it. */
+    void committed(long id) {
+        committed = id;
+    }
+
+    /** The last checkpoint whose commit record is stored (0: none yet in this incarnation). */
+    long committedCheckpoint() {
+        return committed;
     }
 
     /** The parts of a transaction id, or null if it is not one of these. */

@@ -116,10 +116,17 @@ public final class ShuffleWriter implements StageOutput {
             n = pos == lastPosition ? n + 1 : 0;
             lastPosition = pos;
         }
-        int sequence = pos == ShuffleCodec.UNSEQUENCED ? 0 : n;
-        append(outboxes[keys.partitionOf(row.fields(), outboxes.length)],
-                batch -> batch.row(row.kind(), pos, sequence, row.fields()));
+        // Written out rather than through append(): no lambda per row on the hot path.
+        Outbox out = outboxes[keys.partitionOf(row.fields(), outboxes.length)];
+        boolean complete;
+        boolean first;
+        synchronized (out) {
+            first = out.batch.isEmpty();
+            out.batch.row(row.kind(), pos, pos == ShuffleCodec.UNSEQUENCED ? 0 : n, row.fields());
+            complete = appended(out, first);
+        }
         rows++;
+        afterAppend(out, complete, first);
     }
 
     /** Records the channel's watermark for every queue; a newer one replaces one still waiting in a batch. */

@@ -44,6 +44,7 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
     /** Offsets searched for the last commit record at first; the span doubles while none is found. */
     static final long FIRST_SEARCH_SPAN = 64;
 
+    private final MQProducer producer;
     private final StateQueueSender sender;
     private final StateQueueReader reader;
     private final ChangelogSettings settings;
@@ -55,6 +56,7 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
      */
     public StateRestorer(MQProducer producer, String namesrv, String consumerGroup, String instanceName,
                          RPCHook rpcHook, ChangelogSettings settings) throws IOException {
+        this.producer = producer;
         this.sender = new StateQueueSender(producer, settings);
         this.reader = new StateQueueReader(namesrv, consumerGroup, instanceName, rpcHook, settings);
         this.settings = settings;
@@ -213,7 +215,7 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
      * The writer of the incarnation {@code restored} claimed: when one of its messages lands further on than it should,
      * it asks this restorer whether another incarnation claimed the queue in between.
      */
-    public StateChangelogWriter writer(String job, String task, MQProducer producer, RestoredState restored) {
+    public StateChangelogWriter writer(String job, String task, RestoredState restored) {
         return new StateChangelogWriter(job, task, producer, restored, settings, this);
     }
 

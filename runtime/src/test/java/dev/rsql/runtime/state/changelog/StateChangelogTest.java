@@ -485,14 +485,14 @@ class StateChangelogTest {
     void anEarlierOwnersLateWriteIsLeftBehindAndTheNewOwnerWritesASnapshotAfterIt() throws Exception {
         MessageQueue q = newQueue();
         RestoredState old = restore(q);
-        StateChangelogWriter oldWriter = restorer.writer("job", "task", producer, old);
+        StateChangelogWriter oldWriter = restorer.writer("job", "task", old);
         KeyedValueState<String> oldState = old.backend().valueState("agg", "names", StringSerializer.INSTANCE);
         oldState.put(b("k"), NS, "old-1");
         oldWriter.checkpoint(1, meta(1));
         oldState.put(b("k"), NS, "old-2");
 
         RestoredState current = restore(q);
-        StateChangelogWriter writer = restorer.writer("job", "task", producer, current);
+        StateChangelogWriter writer = restorer.writer("job", "task", current);
         // The earlier owner has not seen the claim: its next write lands after it, and the claim stops it.
         assertThrows(StateQueueConflictException.class, () -> oldWriter.checkpoint(2, meta(2)));
         KeyedValueState<String> state = current.backend().valueState("agg", "names", StringSerializer.INSTANCE);
