@@ -9,6 +9,7 @@ import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.exception.OffsetNotFoundException;
 import org.apache.rocketmq.client.impl.FindBrokerResult;
+import org.apache.rocketmq.client.impl.consumer.DefaultLitePullConsumerImpl;
 import org.apache.rocketmq.client.impl.MQClientManager;
 import org.apache.rocketmq.client.impl.factory.MQClientInstance;
 import org.apache.rocketmq.common.MixAll;
@@ -101,6 +102,11 @@ public final class GroupConsumer {
 
     public void start() throws MQClientException {
         consumer.start();
+        // A queue the client starts pulling takes the rebalancer's process queue for it when there is one. After
+        // pull() dropped a queue and added it again (a task restarting at another offset), that is the process queue
+        // the drop marked dropped, so the new pull task ends at once and the queue is never read again. Without the
+        // rebalancer each added queue gets a fresh process queue; the rebalancer still revokes through our listener.
+        ((DefaultLitePullConsumerImpl) client.selectConsumer(group)).getAssignedMessageQueue().setRebalanceImpl(null);
     }
 
     /** Registers with the brokers (the first rebalance needs the group's member list) and rebalances at once. */

@@ -96,6 +96,28 @@ class ShuffleReaderTest {
         }
     }
 
+    /** A task that failed restarts from its checkpoint: the queue is read again from there, more than once. */
+    @Test
+    void aQueueIsReadAgainFromWhereARestartSays() throws Exception {
+        ShuffleTopic topic = topicWithMessages(6);
+        String group = unique("rsql_test_group");
+        Owner owner = new Owner();
+        MessageQueue q = topic.queue(0);
+        try (ShuffleReader reader = new ShuffleReader(namesrv(), group, group, topic, owner)) {
+            reader.start();
+            Await.until("both queues assigned", TIMEOUT, () -> owner.owned.size() == 2);
+            reader.seek(q, 0);
+            assertEquals(6, read(reader, 6, q).size());
+
+            reader.restart(q, 2);
+            assertEquals(List.of("q0-2", "q0-3", "q0-4", "q0-5"), read(reader, 4, q));
+            reader.restart(q, 4);
+            assertEquals(List.of("q0-4", "q0-5"), read(reader, 2, q));
+            send(new Message(topic.name(), "q0-6".getBytes(StandardCharsets.UTF_8)), 0);
+            assertEquals(List.of("q0-6"), read(reader, 1, q));
+        }
+    }
+
     @Test
     void aSecondMemberTakesQueuesAwayFromTheFirst() throws Exception {
         ShuffleTopic topic = topicWithMessages(3);
