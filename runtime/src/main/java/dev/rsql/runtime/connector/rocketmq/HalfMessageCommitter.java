@@ -14,6 +14,8 @@ import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,20 +24,23 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Commits the half messages of a transaction with the END_TRANSACTION request {@code
  * DefaultMQProducerImpl.endTransaction} sends, but waiting for the broker's answer (the client sends it one-way) and
- * sending a queue's next end only after the previous one is answered: queues in parallel, each in write order.
+ * sending a chain's next end only after the previous one is answered: chains (a message key in a queue, see {@link
+ * HalfMessages.Chain}) in parallel, at most {@code sink.transaction.max-in-flight} ends at a time, each chain in write
+ * order. Keys rather than queues: an upsert sink writes many updates of few keys per transaction, and one chain per
+ * queue made the ends, one round trip each, the bound of the whole job.
  *
  * <p>What RocketMQ 5.3.3 does that this is built around:
  * <ul>
  *   <li>The broker stores the committed copy of a half message in its real queue when it processes the end request,
  *       on a pool of end-transaction threads: ends sent back to back are stored in any order. One answered end at a
- *       time per queue keeps the queue (and so every key) in write order.</li>
+ *       time per chain keeps every key in write order.</li>
  *   <li>The broker does not remember which halves were ended: ending one twice stores it twice (apache/rocketmq
  *       #5574). Checking a half copies it to the end of the half queue, and an end of the original leaves that copy
  *       open: the next check asks again, and a COMMIT answer stores the message a second time (#8158). So a half is
  *       ended here only while it cannot have been checked: younger than the commit window, which must stay below
  *       the broker's {@code transactionTimeOut} (the age from which halves are checked; default 6 s) minus its
  *       {@code transactionOpBatchInterval} (how late an end becomes visible to the check; default 3 s). Older
- *       halves, and the rest of a queue after one that could not be ended, are left to the check, which the job
+ *       halves, and the rest of a chain after one that could not be ended, are left to the check, which the job
  *       answers COMMIT: they become visible a check interval later, in no particular order.</li>
  * </ul>
  */
@@ -53,61 +58,70 @@ final class HalfMessageCommitter {
     record Result(int committed, int leftToCheck, String firstProblem) {
     }
 
-    /** Ends the transaction's halves as committed; returns when each queue is done (every end answered or given up). */
+    /** Ends the transaction's halves as committed; returns when each chain is done (every end answered or given up). */
     Result commit(HalfMessages tx) throws InterruptedException {
-        CountDownLatch done = new CountDownLatch(tx.byQueue().size());
+        CountDownLatch done = new CountDownLatch(tx.byChain().size());
         AtomicInteger committed = new AtomicInteger();
         AtomicReference<String> problem = new AtomicReference<>();
-        List<QueueCommit> queues = new ArrayList<>();
-        for (Map.Entry<MessageQueue, List<HalfMessages.Half>> e : tx.byQueue().entrySet()) {
-            QueueCommit q = new QueueCommit(e.getKey(), e.getValue(), done, committed, problem);
-            queues.add(q);
-            q.sendNext();
+        List<ChainCommit> chains = new ArrayList<>();
+        Queue<ChainCommit> waiting = new ConcurrentLinkedQueue<>();
+        for (Map.Entry<HalfMessages.Chain, List<HalfMessages.Half>> e : tx.byChain().entrySet()) {
+            ChainCommit c = new ChainCommit(e.getKey().queue(), e.getValue(), done, committed, problem, waiting);
+            chains.add(c);
+            waiting.add(c);
         }
-        // Each queue sends ends only inside the window and each end is answered or times out: this wait is bounded.
+        for (int i = 0; i < sink.maxInFlight; i++) {
+            startWaiting(waiting);
+        }
+        // Each chain sends ends only inside the window and each end is answered or times out: this wait is bounded.
         if (!done.await(windowMillis + sink.sendTimeoutMillis + 5_000L, TimeUnit.MILLISECONDS)) {
-            queues.forEach(q -> q.stopped = true);
+            chains.forEach(c -> c.stopped = true);
             problem.compareAndSet(null, "ends unanswered");
         }
         int n = committed.get();
         return new Result(n, tx.count() - n, problem.get());
     }
 
-    /** The ends of one queue's halves, one at a time in write order. */
-    private final class QueueCommit {
+    /** The ends of one chain's halves, one at a time in write order. */
+    private final class ChainCommit {
         final MessageQueue queue;
         final List<HalfMessages.Half> halves;
         final CountDownLatch done;
         final AtomicInteger committed;
         final AtomicReference<String> problem;
+        final Queue<ChainCommit> waiting;
         volatile boolean stopped;
         private int next;
 
-        QueueCommit(MessageQueue queue, List<HalfMessages.Half> halves, CountDownLatch done, AtomicInteger committed,
-                AtomicReference<String> problem) {
+        ChainCommit(MessageQueue queue, List<HalfMessages.Half> halves, CountDownLatch done, AtomicInteger committed,
+                AtomicReference<String> problem, Queue<ChainCommit> waiting) {
             this.queue = queue;
             this.halves = halves;
             this.done = done;
             this.committed = committed;
             this.problem = problem;
+            this.waiting = waiting;
         }
 
-        /** Sends the end of the next half, or finishes; runs on the task thread first, then on answer threads. */
-        void sendNext() {
+        /**
+         * Sends the end of the next half and returns true, or returns false when the chain is done (all ended, given
+         * up or stopped). Runs on the task thread first, then on answer threads.
+         */
+        boolean advance() {
             if (stopped || next == halves.size()) {
                 done.countDown();
-                return;
+                return false;
             }
             HalfMessages.Half half = halves.get(next);
             if (System.currentTimeMillis() - half.sentAtMillis >= windowMillis) {
-                giveUp("older than the commit window of " + windowMillis + " ms");
-                return;
+                return giveUp("older than the commit window of " + windowMillis + " ms");
             }
             try {
                 String addr = brokerAddress(queue.getBrokerName());
                 sink.producer().getDefaultMQProducerImpl().getMqClientFactory().getMQClientAPIImpl().getRemotingClient()
                         .invoke(addr, endRequest(half.result), sink.sendTimeoutMillis)
                         .whenComplete((response, error) -> {
+                            boolean sent = false;
                             if (error != null) {
                                 giveUp(error.toString());
                             } else if (response.getCode() != ResponseCode.SUCCESS) {
@@ -115,18 +129,31 @@ final class HalfMessageCommitter {
                             } else {
                                 committed.incrementAndGet();
                                 next++;
-                                sendNext();
+                                sent = advance();
+                            }
+                            if (!sent) {
+                                startWaiting(waiting);   // this chain's slot is free
                             }
                         });
+                return true;
             } catch (Exception e) {
-                giveUp(e.toString());
+                return giveUp(e.toString());
             }
         }
 
-        private void giveUp(String why) {
+        private boolean giveUp(String why) {
             problem.compareAndSet(null, queue + ": " + why);
             done.countDown();
+            return false;
         }
+    }
+
+    /** Starts waiting chains until one has an end in flight (a chain can be done at once) or none is left. */
+    private static void startWaiting(Queue<ChainCommit> waiting) {
+        ChainCommit c;
+        do {
+            c = waiting.poll();
+        } while (c != null && !c.advance());
     }
 
     private String brokerAddress(String brokerName) {

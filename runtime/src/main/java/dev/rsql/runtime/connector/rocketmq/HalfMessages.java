@@ -9,33 +9,42 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The half messages one writer sent under one transaction id, per target queue in write order, each with what
- * ending it takes: the broker's {@link SendResult} (commit log offset, queue offset, message id) and when it was sent.
- * The bodies are not kept. Added to by the task thread; results are filled in by send callbacks.
+ * The half messages one writer sent under one transaction id, in write order per {@link Chain} (a message key in its
+ * queue; a queue for messages without a key), each with what ending it takes: the broker's {@link SendResult}
+ * (commit log offset, queue offset, message id) and when it was sent. The bodies are not kept. Added to by the task
+ * thread; results are filled in by send callbacks.
  */
 final class HalfMessages {
 
     final String transactionId;
-    private final Map<MessageQueue, List<Half>> byQueue = new LinkedHashMap<>();
+    private final Map<Chain, List<Half>> byChain = new LinkedHashMap<>();
     private int count;
 
     HalfMessages(String transactionId) {
         this.transactionId = transactionId;
     }
 
-    Half add(MessageQueue queue) {
+    /** Adds a half of message key {@code key} (null: none) sent to {@code queue}. */
+    Half add(MessageQueue queue, String key) {
         Half h = new Half();
-        byQueue.computeIfAbsent(queue, q -> new ArrayList<>()).add(h);
+        byChain.computeIfAbsent(new Chain(queue, key), c -> new ArrayList<>()).add(h);
         count++;
         return h;
     }
 
-    Map<MessageQueue, List<Half>> byQueue() {
-        return byQueue;
+    Map<Chain, List<Half>> byChain() {
+        return byChain;
     }
 
     int count() {
         return count;
+    }
+
+    /**
+     * Halves whose order must be kept when they become visible: those of one message key in one queue (what a
+     * consumer of that key sees in order), or all of a queue's halves without a key.
+     */
+    record Chain(MessageQueue queue, String key) {
     }
 
     /** One half message. */

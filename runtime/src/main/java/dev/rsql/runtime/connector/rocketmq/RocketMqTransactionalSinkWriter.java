@@ -72,7 +72,7 @@ final class RocketMqTransactionalSinkWriter implements SinkWriter {
         MessageAccessor.putProperty(msg, MessageConst.PROPERTY_TRANSACTION_PREPARED, "true");
         MessageAccessor.putProperty(msg, MessageConst.PROPERTY_PRODUCER_GROUP, sink.producerGroup);
         msg.putUserProperty(RocketMqTransactionCheck.TRANSACTION_PROPERTY, txId);
-        HalfMessages.Half half = current.add(queue);
+        HalfMessages.Half half = current.add(queue, msg.getKeys());
         pending.acquire(sink.maxInFlight);
         send(msg, queue, half, System.currentTimeMillis() + sink.retryTimeoutMillis, 0);
     }

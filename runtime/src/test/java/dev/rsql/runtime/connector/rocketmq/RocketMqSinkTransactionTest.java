@@ -55,13 +55,13 @@ class RocketMqSinkTransactionTest {
         TableDescriptor t = table("tx_out", columns(), Map.of("topic", topic, "sink.key-columns", "k"));
         Answers answers = new Answers();
         Sink sink = sink(t, "tx_commit", "p1", answers);
-        int n = 400;
+        int n = 2_000;
         try {
             TxContext ctx = new TxContext(0);
             ctx.transactionId = "A";
             SinkWriter w = sink.createWriter(ctx);
             for (long i = 0; i < n; i++) {
-                w.write(Row.insert(i, i % 7));
+                w.write(Row.insert(i, i % 50));
             }
             w.flush();
             await("the broker to hold " + n + " open halves of " + topic, Duration.ofSeconds(10),
