@@ -28,13 +28,15 @@ case "$cmd" in
       exit 0
     fi
     mkdir -p "$RSQL_HOME/run" "$RSQL_HOME/log" "$dir"
+    # The log is appended to: only lines after this start count as this broker's.
+    skip=$(( $(wc -l <"$log" 2>/dev/null || echo 0) + 1 ))
     nohup "$JAVA" ${RSQL_BROKER_HEAP_OPTS:--Xms256m -Xmx512m} -Drsql.rocketmq.log.dir="$RSQL_HOME/log/rocketmq" \
       -cp "$RSQL_CLASSPATH" dev.rsql.broker.LocalBrokerMain \
       --dir "$dir" --namesrv-port "$port" --broker-port "$broker_port" >>"$log" 2>&1 </dev/null &
     pid=$!
     echo "$pid" >"$pidfile"
     for i in $(seq 1 600); do
-      if grep -q "RocketMQ ready" "$log" 2>/dev/null; then
+      if tail -n +"$skip" "$log" 2>/dev/null | grep -q "RocketMQ ready"; then
         echo "broker started (pid $pid), name server 127.0.0.1:$port, data in $dir"
         exit 0
       fi
@@ -46,7 +48,7 @@ case "$cmd" in
       exit 0
     fi
     echo "broker failed to start; last lines of $log:"
-    tail -n 15 "$log" | sed 's/^/  /'
+    tail -n +"$skip" "$log" | tail -n 15 | sed 's/^/  /'
     rm -f "$pidfile"
     exit 1
     ;;

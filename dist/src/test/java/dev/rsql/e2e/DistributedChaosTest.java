@@ -3,7 +3,6 @@ package dev.rsql.e2e;
 import dev.rsql.broker.LocalRocketMq;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,9 +34,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code chaos.nightly.seeds} (default 101..110) with {@code chaos.nightly.events} events (default 500,000).
  * Each run keeps the instances' logs and a summary under {@code target/e2e-logs/chaos-<seed>-*}.
  */
-// Not in the default suite yet: on a loaded 2-core machine a run can stall (see issue 4's note); `-Pmulti-jvm` or
-// -Drsql.e2e.multi-jvm=true runs it (the chaos-nightly profile too).
-@EnabledIfSystemProperty(named = "rsql.e2e.multi-jvm", matches = "true")
 class DistributedChaosTest {
 
     static final List<String> IDS = List.of("a", "b", "c");

@@ -96,7 +96,8 @@ final class JobInstances implements AutoCloseable {
         int n = (int) all.stream().filter(i -> i.id.equals(id)).count() + 1;
         Path log = logDir.resolve(id + "-" + n + ".log");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC",
+        // C1 only, like the test JVM (see surefire.argLine in the root pom): less CPU for these short-lived processes.
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-Dlogback.configurationFile=" + resource("instance-logback.xml"),
                 "-Drmq.logback.configurationFile=rmq.logback.xml",
                 "-Drsql.rocketmq.log.dir=" + logDir.resolve("rocketmq-" + id + "-" + n),

@@ -1,6 +1,7 @@
 package dev.rsql.runtime.exec.shuffle;
 
 import dev.rsql.runtime.config.ConfigException;
+import dev.rsql.runtime.rocketmq.RocketMqRetry;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.common.MixAll;
 import org.apache.rocketmq.common.TopicConfig;
@@ -34,6 +35,8 @@ public final class TopicProvisioner implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TopicProvisioner.class);
     private static final AtomicInteger INSTANCES = new AtomicInteger();
     private static final Duration ROUTE_TIMEOUT = Duration.ofSeconds(30);
+    /** How long a request to the name server or broker is repeated through timeouts and lost connections. */
+    private static final Duration RETRY_TIMEOUT = Duration.ofSeconds(30);
 
     private final String namesrv;
     private final DefaultMQAdminExt admin;
@@ -47,11 +50,14 @@ public final class TopicProvisioner implements AutoCloseable {
         admin.start();
     }
 
-    /** The topic with {@code queues} queues, created if it does not exist. */
+    /**
+     * The topic with {@code queues} queues, created if it does not exist. Requests that time out are repeated (all are
+     * idempotent): a name server slow to answer while instances start must not stop one.
+     */
     public ShuffleTopic provision(String topic, int queues) throws Exception {
-        TopicRouteData route = route(topic);
+        TopicRouteData route = RocketMqRetry.call(() -> route(topic), RETRY_TIMEOUT);
         if (route == null) {
-            String broker = create(topic, queues);
+            String broker = RocketMqRetry.call(() -> create(topic, queues), RETRY_TIMEOUT);
             route = awaitRoute(topic, queues);
             LOG.info("shuffle topic {} created with {} queues on broker {}", topic, queues, broker);
         }
@@ -92,7 +98,7 @@ public final class TopicProvisioner implements AutoCloseable {
     private TopicRouteData awaitRoute(String topic, int queues) throws Exception {
         long deadline = System.nanoTime() + ROUTE_TIMEOUT.toNanos();
         while (true) {
-            TopicRouteData route = route(topic);
+            TopicRouteData route = RocketMqRetry.call(() -> route(topic), RETRY_TIMEOUT);
             if (route != null && route.getQueueDatas().stream().mapToInt(QueueData::getWriteQueueNums).sum() == queues) {
                 return route;
             }
