@@ -69,11 +69,11 @@ import java.util.Set;
  * When the job runs distributed (transactional), rows become transactional half messages committed at the
  * checkpoints of their task, in producer group {@code rsql_<job>_<table>_tx} (or {@code producerGroup});
  * halves left open by a crash are resolved by the broker's transaction check, which the job answers. Options:
- * {@code sink.transaction.commit-window} (default 2 s: halves older than this at commit are left to the broker's
- * check; keep it below the broker's {@code transactionTimeOut} minus {@code transactionOpBatchInterval}, and make
- * {@code transactionTimeOut} longer than a checkpoint so that the sink commits nearly everything itself),
- * {@code sink.transaction.max-in-flight} (half messages sent at a time per task, default 256; halves cannot be
- * batched). See {@link HalfMessageCommitter} for the guarantees.
+ * {@code sink.transaction.commit-window} (halves older than this at commit are left to the broker's check; default
+ * half of the brokers' {@code transactionTimeOut} minus {@code transactionOpBatchInterval}; make {@code
+ * transactionTimeOut} longer than a checkpoint so that the sink commits nearly everything itself),
+ * {@code sink.transaction.max-in-flight} (half messages sent, and ends of different keys, at a time per task, default
+ * 256; halves cannot be batched). See {@link HalfMessageCommitter} for the guarantees.
  */
 public final class RocketMqConnectorFactory implements ConnectorFactory {
 

@@ -339,7 +339,7 @@ final class RocketMqOptions {
         return d;
     }
 
-    /** Half messages one transactional writer has in flight at most (they cannot be batched). */
+    /** Half messages, and ends of different keys, one transactional writer has in flight at most. */
     int transactionMaxInFlight() {
         return positive(options.getInt(256, SINK_TX_MAX_IN_FLIGHT), SINK_TX_MAX_IN_FLIGHT[0], 65_536);
     }
