@@ -29,7 +29,8 @@ case "$cmd" in
     fi
     mkdir -p "$RSQL_HOME/run" "$RSQL_HOME/log" "$dir"
     # The log is appended to: only lines after this start count as this broker's.
-    skip=$(( $(wc -l <"$log" 2>/dev/null || echo 0) + 1 ))
+    skip=1
+    [ -f "$log" ] && skip=$(( $(wc -l <"$log") + 1 ))
     nohup "$JAVA" ${RSQL_BROKER_HEAP_OPTS:--Xms256m -Xmx512m} -Drsql.rocketmq.log.dir="$RSQL_HOME/log/rocketmq" \
       -cp "$RSQL_CLASSPATH" dev.rsql.broker.LocalBrokerMain \
       --dir "$dir" --namesrv-port "$port" --broker-port "$broker_port" >>"$log" 2>&1 </dev/null &
