@@ -9,8 +9,8 @@ import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.exception.OffsetNotFoundException;
 import org.apache.rocketmq.client.impl.FindBrokerResult;
-import org.apache.rocketmq.client.impl.consumer.DefaultLitePullConsumerImpl;
 import org.apache.rocketmq.client.impl.MQClientManager;
+import org.apache.rocketmq.client.impl.consumer.DefaultLitePullConsumerImpl;
 import org.apache.rocketmq.client.impl.factory.MQClientInstance;
 import org.apache.rocketmq.common.MixAll;
 import org.apache.rocketmq.common.message.MessageQueue;
@@ -20,6 +20,7 @@ import org.apache.rocketmq.remoting.protocol.header.QueryConsumerOffsetRequestHe
 
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -48,6 +49,8 @@ public final class GroupConsumer {
     private final DefaultLitePullConsumer consumer;
     private final MQClientInstance client;
     private MessageQueueListener pullTasks;   // the client's own listener: starts and stops pull tasks
+    /** Queues whose offset the broker was seen to hold after a commit (see {@link #confirmFirstCommit}). */
+    private final Set<MessageQueue> confirmed = ConcurrentHashMap.newKeySet();
 
     public GroupConsumer(String group, String namesrv, String instanceName, RPCHook hook, int pullBatchSize,
                          int pullThreads) {
@@ -144,10 +147,39 @@ public final class GroupConsumer {
 
     /** Stores {@code offset} as the group's offset of the queue on the broker; returns once it is stored. */
     public void commit(MessageQueue queue, long offset) throws Exception {
+        if (confirmed.contains(queue)) {
+            store(queue, offset);
+            return;
+        }
+        synchronized (confirmed) {
+            store(queue, offset);
+            confirmFirstCommit(queue, offset);
+        }
+    }
+
+    private void store(MessageQueue queue, long offset) throws Exception {
         withRetries(() -> {
             consumer.getOffsetStore().updateConsumeOffsetToBroker(queue, offset, false);
             return null;
         });
+    }
+
+    /**
+     * The 5.3.3 broker creates a group's offset table of a topic on its first commit without a lock
+     * (ConsumerOffsetManager.commitOffset: get, and put a new table when there is none): two first commits of
+     * different queues at once both create one, and the table put last replaces the other with that queue's offset.
+     * So the first commits of this process go one at a time (no race among its own tasks), and each is read back and
+     * made again while the broker has no offset for the queue (another process's first commit raced with it).
+     */
+    private void confirmFirstCommit(MessageQueue queue, long offset) throws Exception {
+        for (int attempt = 1; committedOffset(queue) == null; attempt++) {
+            if (attempt == 3) {
+                throw new MQClientException("the broker keeps no offset of group " + group + " for " + queue
+                        + " after 3 commits", null);
+            }
+            store(queue, offset);
+        }
+        confirmed.add(queue);
     }
 
     public void shutdown() {
