@@ -49,7 +49,6 @@ final class ShuffleStage implements ShuffleReader.Listener {
     /** How long a task that lost its state queue to another instance waits before checking who owns the queue. */
     private static final Duration RETAKE_DELAY = Duration.ofSeconds(2);
     private static final Duration MAX_DELAY = Duration.ofMinutes(1);
-    private static final long MINUTE_NANOS = TimeUnit.MINUTES.toNanos(1);
 
     private final DistributedJob job;
     private final ExchangeNode exchange;
@@ -299,16 +298,13 @@ final class ShuffleStage implements ShuffleReader.Listener {
     /** Twice as long as the last time when the queue's task failed again within a minute, up to a minute. */
     private Duration restartDelay(MessageQueue queue) {
         long now = System.nanoTime();
-        Restarts r = restarts.compute(queue, (q, last) -> last == null || now - last.atNanos > MINUTE_NANOS
-                ? new Restarts(now, RETAKE_DELAY) : new Restarts(now, min(last.delay.multipliedBy(2), MAX_DELAY)));
-        return r.delay;
+        Restarts r = restarts.compute(queue, (q, last) -> last == null || now - last.atNanos > MAX_DELAY.toNanos()
+                ? new Restarts(now, RETAKE_DELAY.toMillis())
+                : new Restarts(now, Math.min(2 * last.delayMillis, MAX_DELAY.toMillis())));
+        return Duration.ofMillis(r.delayMillis);
     }
 
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
-    }
-
-    private record Restarts(long atNanos, Duration delay) {
+    private record Restarts(long atNanos, long delayMillis) {
     }
 
     /**

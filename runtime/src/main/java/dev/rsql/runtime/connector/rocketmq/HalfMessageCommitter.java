@@ -13,7 +13,6 @@ import org.apache.rocketmq.remoting.protocol.header.EndTransactionRequestHeader;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -60,100 +59,102 @@ final class HalfMessageCommitter {
 
     /** Ends the transaction's halves as committed; returns when each chain is done (every end answered or given up). */
     Result commit(HalfMessages tx) throws InterruptedException {
-        CountDownLatch done = new CountDownLatch(tx.byChain().size());
-        AtomicInteger committed = new AtomicInteger();
-        AtomicReference<String> problem = new AtomicReference<>();
-        List<ChainCommit> chains = new ArrayList<>();
-        Queue<ChainCommit> waiting = new ConcurrentLinkedQueue<>();
-        for (Map.Entry<HalfMessages.Chain, List<HalfMessages.Half>> e : tx.byChain().entrySet()) {
-            ChainCommit c = new ChainCommit(e.getKey().queue(), e.getValue(), done, committed, problem, waiting);
-            chains.add(c);
-            waiting.add(c);
-        }
-        for (int i = 0; i < sink.maxInFlight; i++) {
-            startWaiting(waiting);
-        }
-        // Each chain sends ends only inside the window and each end is answered or times out: this wait is bounded.
-        if (!done.await(windowMillis + sink.sendTimeoutMillis + 5_000L, TimeUnit.MILLISECONDS)) {
-            chains.forEach(c -> c.stopped = true);
-            problem.compareAndSet(null, "ends unanswered");
-        }
-        int n = committed.get();
-        return new Result(n, tx.count() - n, problem.get());
+        return new Round(tx).run();
     }
 
-    /** The ends of one chain's halves, one at a time in write order. */
-    private final class ChainCommit {
-        final MessageQueue queue;
-        final List<HalfMessages.Half> halves;
+    /** One commit: its chains, those not started yet, and what came of them. */
+    private final class Round {
+        final HalfMessages tx;
+        final List<ChainEnds> chains = new ArrayList<>();
+        final Queue<ChainEnds> waiting = new ConcurrentLinkedQueue<>();
         final CountDownLatch done;
-        final AtomicInteger committed;
-        final AtomicReference<String> problem;
-        final Queue<ChainCommit> waiting;
-        volatile boolean stopped;
-        private int next;
+        final AtomicInteger committed = new AtomicInteger();
+        final AtomicReference<String> problem = new AtomicReference<>();
 
-        ChainCommit(MessageQueue queue, List<HalfMessages.Half> halves, CountDownLatch done, AtomicInteger committed,
-                AtomicReference<String> problem, Queue<ChainCommit> waiting) {
-            this.queue = queue;
-            this.halves = halves;
-            this.done = done;
-            this.committed = committed;
-            this.problem = problem;
-            this.waiting = waiting;
+        Round(HalfMessages tx) {
+            this.tx = tx;
+            tx.byChain().forEach((chain, halves) -> chains.add(new ChainEnds(chain.queue(), halves)));
+            waiting.addAll(chains);
+            done = new CountDownLatch(chains.size());
         }
 
-        /**
-         * Sends the end of the next half and returns true, or returns false when the chain is done (all ended, given
-         * up or stopped). Runs on the task thread first, then on answer threads.
-         */
-        boolean advance() {
-            if (stopped || next == halves.size()) {
+        Result run() throws InterruptedException {
+            for (int i = 0; i < sink.maxInFlight; i++) {
+                startWaiting();
+            }
+            // Each chain sends ends only inside the window and each end is answered or times out: this wait is bounded.
+            if (!done.await(windowMillis + sink.sendTimeoutMillis + 5_000L, TimeUnit.MILLISECONDS)) {
+                chains.forEach(c -> c.stopped = true);
+                problem.compareAndSet(null, "ends unanswered");
+            }
+            int n = committed.get();
+            return new Result(n, tx.count() - n, problem.get());
+        }
+
+        /** Starts waiting chains until one has an end in flight (a chain can be done at once) or none is left. */
+        void startWaiting() {
+            ChainEnds c;
+            do {
+                c = waiting.poll();
+            } while (c != null && !c.advance());
+        }
+
+        /** The ends of one chain's halves, one at a time in write order. */
+        private final class ChainEnds {
+            final MessageQueue queue;
+            final List<HalfMessages.Half> halves;
+            volatile boolean stopped;
+            private int next;
+
+            ChainEnds(MessageQueue queue, List<HalfMessages.Half> halves) {
+                this.queue = queue;
+                this.halves = halves;
+            }
+
+            /**
+             * Sends the end of the next half and returns true, or returns false when the chain is done (all ended,
+             * given up or stopped). Runs on the task thread first, then on answer threads.
+             */
+            boolean advance() {
+                if (stopped || next == halves.size()) {
+                    done.countDown();
+                    return false;
+                }
+                HalfMessages.Half half = halves.get(next);
+                if (System.currentTimeMillis() - half.sentAtMillis >= windowMillis) {
+                    return giveUp("older than the commit window of " + windowMillis + " ms");
+                }
+                try {
+                    String addr = brokerAddress(queue.getBrokerName());
+                    sink.producer().getDefaultMQProducerImpl().getMqClientFactory().getMQClientAPIImpl()
+                            .getRemotingClient().invoke(addr, endRequest(half.result), sink.sendTimeoutMillis)
+                            .whenComplete((response, error) -> {
+                                boolean sent = false;
+                                if (error != null) {
+                                    giveUp(error.toString());
+                                } else if (response.getCode() != ResponseCode.SUCCESS) {
+                                    giveUp("broker answered " + response.getCode() + " " + response.getRemark());
+                                } else {
+                                    committed.incrementAndGet();
+                                    next++;
+                                    sent = advance();
+                                }
+                                if (!sent) {
+                                    startWaiting();   // this chain's slot is free
+                                }
+                            });
+                    return true;
+                } catch (Exception e) {
+                    return giveUp(e.toString());
+                }
+            }
+
+            private boolean giveUp(String why) {
+                problem.compareAndSet(null, queue + ": " + why);
                 done.countDown();
                 return false;
             }
-            HalfMessages.Half half = halves.get(next);
-            if (System.currentTimeMillis() - half.sentAtMillis >= windowMillis) {
-                return giveUp("older than the commit window of " + windowMillis + " ms");
-            }
-            try {
-                String addr = brokerAddress(queue.getBrokerName());
-                sink.producer().getDefaultMQProducerImpl().getMqClientFactory().getMQClientAPIImpl().getRemotingClient()
-                        .invoke(addr, endRequest(half.result), sink.sendTimeoutMillis)
-                        .whenComplete((response, error) -> {
-                            boolean sent = false;
-                            if (error != null) {
-                                giveUp(error.toString());
-                            } else if (response.getCode() != ResponseCode.SUCCESS) {
-                                giveUp("broker answered " + response.getCode() + " " + response.getRemark());
-                            } else {
-                                committed.incrementAndGet();
-                                next++;
-                                sent = advance();
-                            }
-                            if (!sent) {
-                                startWaiting(waiting);   // this chain's slot is free
-                            }
-                        });
-                return true;
-            } catch (Exception e) {
-                return giveUp(e.toString());
-            }
         }
-
-        private boolean giveUp(String why) {
-            problem.compareAndSet(null, queue + ": " + why);
-            done.countDown();
-            return false;
-        }
-    }
-
-    /** Starts waiting chains until one has an end in flight (a chain can be done at once) or none is left. */
-    private static void startWaiting(Queue<ChainCommit> waiting) {
-        ChainCommit c;
-        do {
-            c = waiting.poll();
-        } while (c != null && !c.advance());
     }
 
     private String brokerAddress(String brokerName) {

@@ -55,7 +55,7 @@ public final class TopicProvisioner implements AutoCloseable {
      * idempotent): a name server slow to answer while instances start must not stop one.
      */
     public ShuffleTopic provision(String topic, int queues) throws Exception {
-        TopicRouteData route = RocketMqRetry.call(() -> route(topic), RETRY_TIMEOUT);
+        TopicRouteData route = route(topic);
         if (route == null) {
             String broker = RocketMqRetry.call(() -> create(topic, queues), RETRY_TIMEOUT);
             route = awaitRoute(topic, queues);
@@ -98,7 +98,7 @@ public final class TopicProvisioner implements AutoCloseable {
     private TopicRouteData awaitRoute(String topic, int queues) throws Exception {
         long deadline = System.nanoTime() + ROUTE_TIMEOUT.toNanos();
         while (true) {
-            TopicRouteData route = RocketMqRetry.call(() -> route(topic), RETRY_TIMEOUT);
+            TopicRouteData route = route(topic);
             if (route != null && route.getQueueDatas().stream().mapToInt(QueueData::getWriteQueueNums).sum() == queues) {
                 return route;
             }
@@ -113,14 +113,16 @@ public final class TopicProvisioner implements AutoCloseable {
 
     /** The topic's route, or null when the name server does not know it. */
     private TopicRouteData route(String topic) throws Exception {
-        try {
-            return admin.examineTopicRouteInfo(topic);
-        } catch (MQClientException e) {
-            if (e.getResponseCode() == ResponseCode.TOPIC_NOT_EXIST) {
-                return null;
+        return RocketMqRetry.call(() -> {
+            try {
+                return admin.examineTopicRouteInfo(topic);
+            } catch (MQClientException e) {
+                if (e.getResponseCode() == ResponseCode.TOPIC_NOT_EXIST) {
+                    return null;
+                }
+                throw e;
             }
-            throw e;
-        }
+        }, RETRY_TIMEOUT);
     }
 
     @Override
