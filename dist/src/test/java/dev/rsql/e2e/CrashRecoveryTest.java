@@ -6,7 +6,6 @@ import dev.rsql.broker.LocalRocketMq;
 import dev.rsql.runtime.testing.Await;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
-import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
@@ -128,7 +127,7 @@ class CrashRecoveryTest {
         inputQueues = producer.fetchPublishMessageQueues(in).stream()
                 .sorted(Comparator.comparingInt(MessageQueue::getQueueId)).collect(Collectors.toList());
         assertEquals(QUEUES, inputQueues.size());
-        reader = startReader(out);
+        reader = TopicReaders.fromStart(broker.nameServerAddress(), out);
 
         List<Event> events = events();
         Map<String, Long> expected = new TreeMap<>();
@@ -249,19 +248,6 @@ class CrashRecoveryTest {
             producer.send(new Message(q.getTopic(), new Event("sentinel", ts).json().getBytes(StandardCharsets.UTF_8)),
                     q);
         }
-    }
-
-    private DefaultLitePullConsumer startReader(String topic) throws Exception {
-        DefaultLitePullConsumer c = new DefaultLitePullConsumer("crash_test_reader_"
-                + UUID.randomUUID().toString().replace("-", ""));
-        c.setNamesrvAddr(broker.nameServerAddress());
-        c.setInstanceName("crash-reader-" + UUID.randomUUID());
-        c.setAutoCommit(false);
-        // A new group starts at the first offset; seeking right after assign() would drop the connection.
-        c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        c.start();
-        c.assign(c.fetchMessageQueues(topic));
-        return c;
     }
 
     /** Adds what the output topic has now: every count emitted per window ("key @ window start"). */

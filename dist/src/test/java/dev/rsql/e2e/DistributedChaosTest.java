@@ -1,9 +1,8 @@
 package dev.rsql.e2e;
 
-import dev.rsql.broker.LocalRocketMq;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.rsql.runtime.connector.rocketmq.RocketMqTestSupport;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -34,6 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code chaos.nightly.seeds} (default 101..110) with {@code chaos.nightly.events} events (default 500,000).
  * Each run keeps the instances' logs and a summary under {@code target/e2e-logs/chaos-<seed>-*}.
  */
+@ExtendWith(RocketMqTestSupport.class)
 class DistributedChaosTest {
 
     static final List<String> IDS = List.of("a", "b", "c");
@@ -46,22 +46,8 @@ class DistributedChaosTest {
     /** Production pauses while the output lags more than this many chunks behind. */
     static final int MAX_LAG_CHUNKS = 3;
 
-    static LocalRocketMq broker;
-
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void startBroker(@TempDir Path brokerDir) throws Exception {
-        broker = LocalRocketMq.start(brokerDir.resolve("broker"));
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (broker != null) {
-            broker.close();
-        }
-    }
 
     static Stream<Arguments> runs() {
         boolean nightly = Boolean.getBoolean("chaos.nightly");
@@ -108,10 +94,11 @@ class DistributedChaosTest {
         int chunk = Math.max(1, eventCount / CHUNKS);
         List<Step> plan = plan(random, chunk);
         String name = "chaos" + seed;
-        KeyedCountJob job = new KeyedCountJob(broker, dir, name, seed, eventCount, KEYS, STEP_MS);
+        KeyedCountJob job = new KeyedCountJob(RocketMqTestSupport.broker(), dir, name, seed, eventCount, KEYS,
+                STEP_MS);
         Path logDir = DistributedInstancesTest.logDir("chaos-" + seed);
         JobInstances instances = new JobInstances(dir, logDir, job.script,
-                DistributedInstancesTest.instanceSettings(broker.nameServerAddress(), SHUFFLE_QUEUES));
+                DistributedInstancesTest.instanceSettings(RocketMqTestSupport.namesrv(), SHUFFLE_QUEUES));
         List<String> timeline = new ArrayList<>();
         try {
             timeline.add(String.format("seed %d: %d events in %d chunks, plan %s", seed, eventCount, CHUNKS, plan));

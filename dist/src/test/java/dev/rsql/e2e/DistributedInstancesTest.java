@@ -1,11 +1,10 @@
 package dev.rsql.e2e;
 
-import dev.rsql.broker.LocalRocketMq;
+import dev.rsql.runtime.connector.rocketmq.RocketMqTestSupport;
 import dev.rsql.runtime.testing.Await;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -26,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * count, every key's running count 1..n with no value missing or doubled ({@link KeyedCountJob}). The instances stop
  * gracefully at the end, which must not write anything again.
  */
+@ExtendWith(RocketMqTestSupport.class)
 @Timeout(value = 8, unit = TimeUnit.MINUTES)
 class DistributedInstancesTest {
 
@@ -34,22 +34,8 @@ class DistributedInstancesTest {
     static final long STEP_MS = 5;
     static final int SHUFFLE_QUEUES = 8;
 
-    static LocalRocketMq broker;
-
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void startBroker(@TempDir Path brokerDir) throws Exception {
-        broker = LocalRocketMq.start(brokerDir.resolve("broker"));
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (broker != null) {
-            broker.close();
-        }
-    }
 
     /** The settings every instance of the tests' jobs gets (distributed, short checkpoints, no idleness). */
     static Map<String, String> instanceSettings(String namesrv, int shuffleQueues) {
@@ -80,9 +66,10 @@ class DistributedInstancesTest {
     private void run(List<String> ids) throws Exception {
         long started = System.nanoTime();
         String name = "instances" + ids.size();
-        KeyedCountJob job = new KeyedCountJob(broker, dir, name, 7 + ids.size(), EVENTS, KEYS, STEP_MS);
+        KeyedCountJob job = new KeyedCountJob(RocketMqTestSupport.broker(), dir, name, 7 + ids.size(), EVENTS, KEYS,
+                STEP_MS);
         JobInstances instances = new JobInstances(dir, logDir(name), job.script,
-                instanceSettings(broker.nameServerAddress(), SHUFFLE_QUEUES));
+                instanceSettings(RocketMqTestSupport.namesrv(), SHUFFLE_QUEUES));
         try {
             job.produceNext(EVENTS / 2);
             for (String id : ids) {

@@ -13,7 +13,6 @@ import dev.rsql.runtime.exec.TaskStatus;
 import dev.rsql.runtime.testing.Await;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
-import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
@@ -123,19 +122,6 @@ class DistributedJobTest {
                 .sorted(Comparator.comparingInt(MessageQueue::getQueueId)).collect(Collectors.toList());
     }
 
-    static DefaultLitePullConsumer reader(String topic) throws Exception {
-        DefaultLitePullConsumer c = new DefaultLitePullConsumer("rsql_dist_reader_"
-                + UUID.randomUUID().toString().replace("-", ""));
-        c.setNamesrvAddr(broker.nameServerAddress());
-        c.setInstanceName("dist-reader-" + UUID.randomUUID());
-        c.setAutoCommit(false);
-        c.setPullBatchSize(1000);
-        c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        c.start();
-        c.assign(c.fetchMessageQueues(topic));
-        return c;
-    }
-
     static long ownedTasks(Job job, String prefix) {
         return job.status().tasks.stream()
                 .filter(t -> t.state == TaskStatus.State.RUNNING && t.id.startsWith(prefix)).count();
@@ -167,8 +153,8 @@ class DistributedJobTest {
 
         Job a = start(jobName, script, "a");
         Job b = start(jobName, script, "b");
-        DefaultLitePullConsumer windowReader = reader(windows);
-        DefaultLitePullConsumer totalReader = reader(totals);
+        DefaultLitePullConsumer windowReader = TopicReaders.fromStart(broker.nameServerAddress(), windows);
+        DefaultLitePullConsumer totalReader = TopicReaders.fromStart(broker.nameServerAddress(), totals);
         Map<String, List<Long>> windowCounts = new TreeMap<>();
         Map<String, List<Long>> totalUpdates = new TreeMap<>();
         try {

@@ -8,7 +8,6 @@ import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
-import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
@@ -204,22 +203,8 @@ final class KeyedCountJob implements AutoCloseable {
 
     /** Starts reading both sink topics from their beginning. */
     void startReaders() throws Exception {
-        windowReader = reader(windowsTopic);
-        totalReader = reader(totalsTopic);
-    }
-
-    private DefaultLitePullConsumer reader(String topic) throws Exception {
-        String id = UUID.randomUUID().toString().replace("-", "");
-        DefaultLitePullConsumer c = new DefaultLitePullConsumer("rsql_e2e_reader_" + id);
-        c.setNamesrvAddr(broker.nameServerAddress());
-        c.setInstanceName("rsql-e2e-reader-" + id);
-        c.setAutoCommit(false);
-        c.setPullBatchSize(1000);
-        // A new group starts at the first offset; seeking right after assign() would drop the connection.
-        c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        c.start();
-        c.assign(c.fetchMessageQueues(topic));
-        return c;
+        windowReader = TopicReaders.fromStart(broker.nameServerAddress(), windowsTopic);
+        totalReader = TopicReaders.fromStart(broker.nameServerAddress(), totalsTopic);
     }
 
     /** Reads everything the sink topics have now (each poll returns at most a batch: poll until nothing comes). */

@@ -10,7 +10,6 @@ import dev.rsql.runtime.exec.EngineContext;
 import dev.rsql.runtime.exec.JobInstance;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
-import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.AfterAll;
@@ -97,16 +96,8 @@ class RocketMqSqlJobTest {
 
     /** Reads a topic from the beginning until {@code expected} messages arrived (or fails after a timeout). */
     static List<MessageExt> readUntil(String topic, int expected, Duration timeout) throws Exception {
-        DefaultLitePullConsumer c = new DefaultLitePullConsumer("rsql_test_reader_" + UUID.randomUUID().toString().replace("-", ""));
-        c.setNamesrvAddr(broker.nameServerAddress());
-        c.setInstanceName("reader-" + UUID.randomUUID());
-        c.setAutoCommit(false);
-        // A new group starts at the first offset; seeking right after assign() would interrupt the pull tasks it
-        // started, and an interrupted pull closes the client's broker connection under the seek's own request.
-        c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        c.start();
+        DefaultLitePullConsumer c = TopicReaders.fromStart(broker.nameServerAddress(), topic);
         try {
-            c.assign(c.fetchMessageQueues(topic));
             List<MessageExt> all = new ArrayList<>();
             long deadline = System.nanoTime() + timeout.toNanos();
             while (all.size() < expected && System.nanoTime() < deadline) {
