@@ -189,9 +189,10 @@ public final class LocalRocketMq implements AutoCloseable {
         // has not started on them: a half the check copied and then asked about would be committed twice. The check
         // starts on halves transactionTimeOut old and sees an end up to transactionOpBatchInterval late (a round works
         // from end records it read when it began), so the sinks end halves up to half of 20 s - 0.5 s old: room for
-        // slow checkpoints, and a wide margin. Halves a crashed writer left open are asked about in rounds every 3 s. Every round counts a check of each open half, and after transactionCheckMax checks
-        // the broker moves the half where no consumer sees it: 1200 rounds (an hour) let a job stay down or
-        // answer UNKNOWN for that long without losing output.
+        // slow checkpoints, and a wide margin. Halves a crashed writer left open are asked about in rounds every
+        // 3 s. Every round counts a check of each open half, and after transactionCheckMax checks the broker moves
+        // the half where no consumer sees it: 1200 rounds (an hour) let a job stay down or answer UNKNOWN for that
+        // long without losing output.
         config.setTransactionTimeOut(20_000);
         config.setTransactionCheckInterval(3_000);
         config.setTransactionOpBatchInterval(500);
