@@ -6,6 +6,7 @@ import dev.rsql.planner.ScriptPlanner;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.exec.EngineContext;
 import dev.rsql.runtime.exec.Job;
+import dev.rsql.runtime.exec.restart.RestartingJob;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -21,7 +22,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
- * Runs one job in this process until its bounded sources are drained, it fails, or the process is asked to stop
+ * Runs one job in this process until its bounded sources are drained, it fails for a cause a restart cannot cure (a
+ * transient one restarts it from its last checkpoint, see {@link RestartingJob}), or the process is asked to stop
  * (SIGTERM / Ctrl-C), which stops it gracefully: records in hand finished, sinks flushed, offsets committed.
  */
 @Command(name = "run", description = "Run a job in the foreground until it finishes or is stopped.")
@@ -67,7 +69,7 @@ final class RunCommand implements Callable<Integer> {
         LOG.info("job={} planned from {}:\n{}", arg.jobName, arg.file, planned.graph().explain());
         Job job;
         try {
-            job = Job.create(planned.graph(), new EngineContext(options, classLoader));
+            job = new RestartingJob(planned.graph(), new EngineContext(options, classLoader));
         } catch (RuntimeException e) {
             System.err.println("ERROR  job " + arg.jobName + " cannot start: " + e.getMessage());
             LOG.error("job={} cannot start: {}", arg.jobName, e.getMessage());

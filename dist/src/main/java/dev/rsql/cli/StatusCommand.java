@@ -33,7 +33,7 @@ final class StatusCommand implements Callable<Integer> {
             System.out.println("no jobs have run from " + home.home());
             return 0;
         }
-        System.out.printf("%-30s %-9s %-8s %6s %12s %12s%n", "JOB", "STATE", "PID", "TASKS", "RECORDS IN", "ROWS OUT");
+        System.out.printf("%-30s %-10s %-8s %6s %12s %12s%n", "JOB", "STATE", "PID", "TASKS", "RECORDS IN", "ROWS OUT");
         for (Path f : files) {
             JSONObject s = StatusFile.read(f);
             String job = s.getString("job");
@@ -43,14 +43,20 @@ final class StatusCommand implements Callable<Integer> {
             long pid = s.getLongValue("pid");
             String state = s.getString("state");
             boolean alive = ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
-            if (!alive && (state.equals("RUNNING") || state.equals("STOPPING"))) {
+            if (!alive && (state.equals("RUNNING") || state.equals("STOPPING") || state.equals("RESTARTING"))) {
                 state = "DEAD";
             }
             JSONArray tasks = s.getJSONArray("tasks");
-            System.out.printf("%-30s %-9s %-8s %6d %12d %12d%n", job, state, alive ? String.valueOf(pid) : "-",
+            System.out.printf("%-30s %-10s %-8s %6d %12d %12d%n", job, state, alive ? String.valueOf(pid) : "-",
                     tasks.size(), s.getLongValue("recordsIn"), s.getLongValue("rowsOut"));
             System.out.printf("  instance %s, updated %s%n", s.getString("instance"),
                     java.time.Instant.ofEpochMilli(s.getLongValue("updated")));
+            int restarts = s.getIntValue("restarts");
+            if (state.equals("RESTARTING")) {
+                System.out.printf("  RESTARTING (attempt %d, %s)%n", restarts, s.getString("restartCause"));
+            } else if (restarts > 0) {
+                System.out.printf("  restarted %d times, last after: %s%n", restarts, s.getString("restartCause"));
+            }
             for (int i = 0; i < tasks.size(); i++) {
                 JSONObject t = tasks.getJSONObject(i);
                 long lag = t.getLongValue("lag");

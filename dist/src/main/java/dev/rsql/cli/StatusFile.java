@@ -29,6 +29,8 @@ final class StatusFile {
         o.put("recordsIn", status.recordsIn());
         o.put("rowsOut", status.rowsOut());
         o.put("error", status.error);
+        o.put("restarts", status.restarts);
+        o.put("restartCause", status.restartCause);
         JSONArray tasks = new JSONArray();
         for (TaskStatus t : status.tasks) {
             JSONObject to = new JSONObject();

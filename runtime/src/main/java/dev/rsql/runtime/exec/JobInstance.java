@@ -45,7 +45,8 @@ public final class JobInstance extends AbstractJob {
     private static final String CHECKPOINTS_DIR = "checkpoints";
     private static final String WORK_DIR = "work";
 
-    public enum State { CREATED, RUNNING, STOPPING, FINISHED, STOPPED, FAILED }
+    /** {@code RESTARTING}: waiting to restart after a transient failure (see {@code RestartingJob}). */
+    public enum State { CREATED, RUNNING, RESTARTING, STOPPING, FINISHED, STOPPED, FAILED }
 
     private final boolean stateful;
     private final Path jobStateDir;

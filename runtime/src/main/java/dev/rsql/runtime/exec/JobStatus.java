@@ -12,9 +12,18 @@ public final class JobStatus {
     public final long updatedMillis;
     public final List<TaskStatus> tasks;
     public final String error;
+    /** How often the job restarted after a transient failure (while {@code RESTARTING}: the restart waited for). */
+    public final int restarts;
+    /** Why the job last restarted, or null. */
+    public final String restartCause;
 
     public JobStatus(String job, String instance, JobInstance.State state, long startedMillis, long updatedMillis,
                      List<TaskStatus> tasks, String error) {
+        this(job, instance, state, startedMillis, updatedMillis, tasks, error, 0, null);
+    }
+
+    public JobStatus(String job, String instance, JobInstance.State state, long startedMillis, long updatedMillis,
+                     List<TaskStatus> tasks, String error, int restarts, String restartCause) {
         this.job = job;
         this.instance = instance;
         this.state = state;
@@ -22,6 +31,8 @@ public final class JobStatus {
         this.updatedMillis = updatedMillis;
         this.tasks = List.copyOf(tasks);
         this.error = error;
+        this.restarts = restarts;
+        this.restartCause = restartCause;
     }
 
     public long recordsIn() {

@@ -1,0 +1,67 @@
+package dev.rsql.runtime.exec.restart;
+
+import dev.rsql.runtime.config.ConfigException;
+import dev.rsql.runtime.exec.RecordException;
+import dev.rsql.runtime.graph.FunctionException;
+import dev.rsql.runtime.rocketmq.RocketMqRetry;
+import dev.rsql.runtime.state.StateException;
+import org.apache.rocketmq.client.common.ClientErrorCode;
+import org.apache.rocketmq.client.exception.MQBrokerException;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.exception.RequestTimeoutException;
+import org.apache.rocketmq.remoting.exception.RemotingException;
+
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Which job failures a restart from the last checkpoint can cure: those caused by the broker or name server being
+ * unreachable, busy or slow (connections refused or lost, send, pull and commit timeouts, no route while the broker
+ * re-registers), also when they reach the job as a checkpoint that could not be committed or a shuffle or state
+ * queue that could not be written. Everything else ends the job: a bad record under the {@code fail} policy, a plan
+ * or configuration error, a UDF failure, a state store or state directory that cannot be read or written, and
+ * whatever is not known to go away by itself.
+ *
+ * <p>The cause chain is read from the outside in and the first link that decides wins: a UDF that failed because its
+ * own HTTP call timed out is a UDF failure, not a broker outage.
+ */
+public final class TransientFailures {
+
+    private TransientFailures() {
+    }
+
+    public static boolean isTransient(Throwable failure) {
+        Map<Throwable, Boolean> seen = new IdentityHashMap<>();
+        for (Throwable t = failure; t != null && seen.put(t, Boolean.TRUE) == null; t = t.getCause()) {
+            if (t instanceof RecordException || t instanceof ConfigException || t instanceof FunctionException
+                    || t instanceof StateException || t instanceof Error) {
+                return false;
+            }
+            if (t instanceof MQClientException && isTransientClientCode(((MQClientException) t).getResponseCode())) {
+                return true;
+            }
+            if (t instanceof MQBrokerException) {
+                return RocketMqRetry.isTransient(t);
+            }
+            if (t instanceof RemotingException || t instanceof RequestTimeoutException || t instanceof TimeoutException
+                    || t instanceof SocketException || t instanceof SocketTimeoutException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Client-side codes of an unreachable or slow broker or name server; "no route" too, as the name server has no
+     * route for a topic until the broker that has it registers again after a restart.
+     */
+    private static boolean isTransientClientCode(int code) {
+        return code == ClientErrorCode.CONNECT_BROKER_EXCEPTION || code == ClientErrorCode.ACCESS_BROKER_TIMEOUT
+                || code == ClientErrorCode.BROKER_NOT_EXIST_EXCEPTION
+                || code == ClientErrorCode.NOT_FOUND_TOPIC_EXCEPTION
+                || code == ClientErrorCode.REQUEST_TIMEOUT_EXCEPTION;
+    }
+}
