@@ -94,7 +94,7 @@ class DistributedChaosTest {
         int chunk = Math.max(1, eventCount / CHUNKS);
         List<Step> plan = plan(random, chunk);
         String name = "chaos" + seed;
-        KeyedCountJob job = new KeyedCountJob(RocketMqTestSupport.broker(), dir, name, seed, eventCount, KEYS,
+        KeyedCountJob job = new KeyedCountJob(TestBroker.of(RocketMqTestSupport.broker()), dir, name, seed, eventCount, KEYS,
                 STEP_MS);
         Path logDir = DistributedInstancesTest.logDir("chaos-" + seed);
         JobInstances instances = new JobInstances(dir, logDir, job.script,

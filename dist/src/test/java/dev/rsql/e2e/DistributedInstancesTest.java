@@ -66,7 +66,7 @@ class DistributedInstancesTest {
     private void run(List<String> ids) throws Exception {
         long started = System.nanoTime();
         String name = "instances" + ids.size();
-        KeyedCountJob job = new KeyedCountJob(RocketMqTestSupport.broker(), dir, name, 7 + ids.size(), EVENTS, KEYS,
+        KeyedCountJob job = new KeyedCountJob(TestBroker.of(RocketMqTestSupport.broker()), dir, name, 7 + ids.size(), EVENTS, KEYS,
                 STEP_MS);
         JobInstances instances = new JobInstances(dir, logDir(name), job.script,
                 instanceSettings(RocketMqTestSupport.namesrv(), SHUFFLE_QUEUES));

@@ -39,6 +39,8 @@ final class JobInstances implements AutoCloseable {
     private final Path script;
     private final String jobName;
     private final Map<String, String> settings;
+    /** A job that is not distributed runs as one process without {@code --instance}, as {@code bin/start.sh job}. */
+    private final boolean distributed;
     private final Map<String, Instance> current = new LinkedHashMap<>();
     private final List<Instance> all = new ArrayList<>();
     private final Set<String> shuffleTasks = new TreeSet<>();
@@ -76,6 +78,7 @@ final class JobInstances implements AutoCloseable {
         String file = script.getFileName().toString();
         this.jobName = file.endsWith(".sql") ? file.substring(0, file.length() - 4) : file;
         this.settings = new LinkedHashMap<>(settings);
+        this.distributed = "distributed".equalsIgnoreCase(settings.get("execution.mode"));
         Files.createDirectories(logDir);
     }
 
@@ -87,7 +90,10 @@ final class JobInstances implements AutoCloseable {
         return logDir;
     }
 
-    /** Starts the instance {@code id} (again, if it ran before: the same id, a new process). */
+    /**
+     * Starts the instance {@code id} (again, if it ran before: the same id, a new process). A job that is not
+     * distributed has one instance; its id only names the process here.
+     */
     synchronized Instance start(String id) throws IOException {
         Instance running = current.get(id);
         if (running != null && running.process.isAlive()) {
@@ -110,8 +116,10 @@ final class JobInstances implements AutoCloseable {
         });
         cmd.add("-D");
         cmd.add("state.dir=" + workDir.resolve("state-" + id));
-        cmd.add("--instance");
-        cmd.add(id);
+        if (distributed) {
+            cmd.add("--instance");
+            cmd.add(id);
+        }
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         Instance instance = new Instance(id, n, p, log);
         current.put(id, instance);
@@ -193,7 +201,8 @@ final class JobInstances implements AutoCloseable {
      */
     synchronized JSONObject status(String id) {
         Instance i = current.get(id);
-        Path file = workDir.resolve("home").resolve("run").resolve(jobName + "@" + id + ".status.json");
+        Path file = workDir.resolve("home").resolve("run").resolve(jobName + (distributed ? "@" + id : "")
+                + ".status.json");
         if (i == null || !Files.isRegularFile(file)) {
             return null;
         }

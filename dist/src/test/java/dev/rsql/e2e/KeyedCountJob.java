@@ -2,7 +2,6 @@ package dev.rsql.e2e;
 
 import com.alibaba.fastjson2.JSON;
 import com.alibaba.fastjson2.JSONObject;
-import dev.rsql.broker.LocalRocketMq;
 import dev.rsql.runtime.testing.Await;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
@@ -92,7 +91,7 @@ final class KeyedCountJob implements AutoCloseable {
     /** Every row read, in the order read: windows by "key@start", totals by key. */
     final Map<String, List<Emission>> windows = new TreeMap<>();
     final Map<String, List<Emission>> totals = new TreeMap<>();
-    private final LocalRocketMq broker;
+    private final TestBroker broker;
     private final DefaultMQProducer producer;
     private final List<MessageQueue> inputQueues;
     private DefaultLitePullConsumer windowReader;
@@ -105,8 +104,14 @@ final class KeyedCountJob implements AutoCloseable {
      *
      * @param stepMs event time between consecutive events (over all queues)
      */
-    KeyedCountJob(LocalRocketMq broker, Path dir, String jobName, long seed, int eventCount, int keys, long stepMs)
+    KeyedCountJob(TestBroker broker, Path dir, String jobName, long seed, int eventCount, int keys, long stepMs)
             throws Exception {
+        this(broker, dir, jobName, seed, eventCount, keys, stepMs, "");
+    }
+
+    /** As above; {@code sinkOptions} (e.g. {@code , `sink.retry-timeout` = '10s'}) go into both sinks' WITH. */
+    KeyedCountJob(TestBroker broker, Path dir, String jobName, long seed, int eventCount, int keys, long stepMs,
+                  String sinkOptions) throws Exception {
         this.broker = broker;
         String suffix = UUID.randomUUID().toString().substring(0, 8);
         this.input = jobName + "_in_" + suffix;
@@ -121,9 +126,9 @@ final class KeyedCountJob implements AutoCloseable {
                 + WATERMARK_DELAY_MS + "))\n"
                 + " WITH (type = 'rocketmq', topic = '" + input + "');\n"
                 + "CREATE TABLE window_counts (k VARCHAR, ws TIMESTAMP(3), c BIGINT)\n"
-                + " WITH (type = 'rocketmq', topic = '" + windowsTopic + "', keyColumns = 'k');\n"
+                + " WITH (type = 'rocketmq', topic = '" + windowsTopic + "', keyColumns = 'k'" + sinkOptions + ");\n"
                 + "CREATE TABLE totals (k VARCHAR, c BIGINT, PRIMARY KEY (k) NOT ENFORCED)\n"
-                + " WITH (type = 'rocketmq', topic = '" + totalsTopic + "', keyColumns = 'k');\n"
+                + " WITH (type = 'rocketmq', topic = '" + totalsTopic + "', keyColumns = 'k'" + sinkOptions + ");\n"
                 + "INSERT INTO window_counts SELECT k, window_start, COUNT(*)\n"
                 + " FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '" + WINDOW_MS / 1000 + "' SECOND))\n"
                 + " GROUP BY k, window_start, window_end;\n"
@@ -261,13 +266,15 @@ final class KeyedCountJob implements AutoCloseable {
 
     /**
      * Everything that is not exactly as expected: windows missing, emitted more than once or with a wrong count;
-     * per key, running counts missing, emitted more than once or unexpected. Empty when the output is exact.
+     * per key, running counts missing, emitted more than once or unexpected. Empty when the output is exact. With
+     * {@code repeatsAllowed} (an at-least-once sink) a window or running count emitted again with the same value is
+     * no problem.
      */
-    List<String> problems() {
+    List<String> problems(boolean repeatsAllowed) {
         List<String> problems = new ArrayList<>();
         expectedWindows.forEach((w, c) -> {
             List<Emission> got = windows.getOrDefault(w, List.of());
-            if (got.size() != 1 || got.get(0).count() != c) {
+            if (got.isEmpty() || (!repeatsAllowed && got.size() != 1) || got.stream().anyMatch(e -> e.count() != c)) {
                 problems.add("window " + w + ": expected [" + c + "], emitted " + got);
             }
         });
@@ -284,7 +291,7 @@ final class KeyedCountJob implements AutoCloseable {
                     missing.add(c);
                 }
             }
-            List<List<Emission>> doubled = byCount.values().stream().filter(l -> l.size() > 1)
+            List<List<Emission>> doubled = byCount.values().stream().filter(l -> !repeatsAllowed && l.size() > 1)
                     .collect(Collectors.toList());
             List<Long> unexpected = byCount.keySet().stream().filter(c -> c < 1 || c > n)
                     .collect(Collectors.toList());
@@ -318,12 +325,17 @@ final class KeyedCountJob implements AutoCloseable {
     }
 
     /**
-     * Fails unless the output is exact ({@link #problems()} is empty). On failure every problem and which
+     * Fails unless the output is exact ({@link #problems} is empty). On failure every problem and which
      * transactions (and instance starts) wrote the doubled rows go to {@code problems.txt} in the instances' log
      * directory; the assertion message has the first of them.
      */
     void assertExactlyOnce(JobInstances instances, String when) {
-        List<String> problems = problems();
+        assertExact(instances, when, false);
+    }
+
+    /** As {@link #assertExactlyOnce}; with {@code repeatsAllowed}, results emitted again with the same value pass. */
+    void assertExact(JobInstances instances, String when, boolean repeatsAllowed) {
+        List<String> problems = problems(repeatsAllowed);
         if (problems.isEmpty()) {
             return;
         }
@@ -411,8 +423,7 @@ final class KeyedCountJob implements AutoCloseable {
 
     /** Half messages of the sink topics the broker holds open (neither committed nor rolled back yet). */
     long openTransactions() {
-        var metrics = broker.brokerController().getTransactionalMessageService().getTransactionMetrics();
-        return metrics.getTransactionCount(windowsTopic) + metrics.getTransactionCount(totalsTopic);
+        return broker.openTransactions(windowsTopic, totalsTopic);
     }
 
     @Override

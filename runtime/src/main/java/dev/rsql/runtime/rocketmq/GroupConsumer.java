@@ -1,7 +1,9 @@
 package dev.rsql.runtime.rocketmq;
 
+import org.apache.rocketmq.client.consumer.AllocateMessageQueueStrategy;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.consumer.MessageQueueListener;
+import org.apache.rocketmq.client.consumer.rebalance.AllocateMessageQueueAveragely;
 import org.apache.rocketmq.client.consumer.store.OffsetStore;
 import org.apache.rocketmq.client.consumer.store.ReadOffsetType;
 import org.apache.rocketmq.client.consumer.store.RemoteBrokerOffsetStore;
@@ -18,8 +20,11 @@ import org.apache.rocketmq.remoting.RPCHook;
 import org.apache.rocketmq.remoting.exception.RemotingException;
 import org.apache.rocketmq.remoting.protocol.header.QueryConsumerOffsetRequestHeader;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 
@@ -63,6 +68,7 @@ public final class GroupConsumer {
         c.setPullThreadNums(pullThreads);
         c.setConsumerTimeoutMillisWhenSuspend(LONG_POLL_MILLIS + REQUEST_TIMEOUT_MS);
         c.setPollTimeoutMillis(POLL_TIMEOUT_MS);
+        c.setAllocateMessageQueueStrategy(new DistinctMembers(new AllocateMessageQueueAveragely()));
         // The client instance the consumer will use (same client id), created now so that the offset store can be
         // installed before start.
         this.client = MQClientManager.getInstance().getOrCreateMQClientInstance(c, hook);
@@ -209,6 +215,32 @@ public final class GroupConsumer {
             }
         }
         throw first;
+    }
+
+    /**
+     * Shares the queues among the distinct members of the group. The broker lists a member once per connection it
+     * holds from it, and after the broker was frozen (SIGSTOP, a long GC pause) it holds several from one client for
+     * minutes: the client's reconnects queued up meanwhile. Counted as several members, that client would take only
+     * its share of a bigger group, and the queues of the phantom members would go unread until the stale connections
+     * expire.
+     */
+    private static final class DistinctMembers implements AllocateMessageQueueStrategy {
+        private final AllocateMessageQueueStrategy delegate;
+
+        DistinctMembers(AllocateMessageQueueStrategy delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public List<MessageQueue> allocate(String consumerGroup, String currentCID, List<MessageQueue> mqAll,
+                                           List<String> cidAll) {
+            return delegate.allocate(consumerGroup, currentCID, mqAll, new ArrayList<>(new TreeSet<>(cidAll)));
+        }
+
+        @Override
+        public String getName() {
+            return delegate.getName();
+        }
     }
 
     /** The lite-pull consumer with a shorter broker-side hold for pulls of caught-up queues. */

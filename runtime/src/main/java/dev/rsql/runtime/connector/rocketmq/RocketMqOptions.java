@@ -95,6 +95,14 @@ final class RocketMqOptions {
         return new ConfigException("table " + table + " (connector rocketmq): " + message);
     }
 
+    /**
+     * A request to the broker or name server failed. The RocketMQ failure stays the cause: a job restarts after one
+     * that goes away by itself (the broker was unreachable, see {@code TransientFailures}) and ends after any other.
+     */
+    IllegalStateException unavailable(String message, Exception cause) {
+        return new IllegalStateException("table " + table + " (connector rocketmq): " + message, cause);
+    }
+
     private String nameServer(ConnectorContext context) {
         String v = options.get(NAMESRV);
         if (v == null || v.isBlank()) {

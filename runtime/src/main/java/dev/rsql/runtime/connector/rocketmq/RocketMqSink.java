@@ -162,8 +162,8 @@ final class RocketMqSink implements Sink {
         try {
             p.start();
         } catch (MQClientException e) {
-            throw options.error("cannot start a RocketMQ producer (group " + group + ", name server "
-                    + options.namesrv + "): " + e.getErrorMessage());
+            throw options.unavailable("cannot start a RocketMQ producer (group " + group + ", name server "
+                    + options.namesrv + "): " + e.getErrorMessage(), e);
         }
         this.producer = p;
         try {
@@ -253,8 +253,8 @@ final class RocketMqSink implements Sink {
         } catch (MQClientException e) {
             found = autoCreateQueues();
             if (found.isEmpty()) {
-                throw options.error("topic '" + options.topic + "' is not available on name server " + options.namesrv
-                        + " (and no broker creates topics automatically): " + e.getErrorMessage());
+                throw options.unavailable("topic '" + options.topic + "' is not available on name server "
+                        + options.namesrv + " (and no broker creates topics automatically): " + e.getErrorMessage(), e);
             }
             if (queues == null) {
                 LOG.info("job={} table={}: topic {} does not exist yet; a broker with autoCreateTopicEnable creates "

@@ -109,8 +109,8 @@ final class RocketMqSource implements Source {
             c.start();
         } catch (MQClientException e) {
             running = false;
-            throw options.error("cannot start the RocketMQ consumer (group " + group + ", name server "
-                    + options.namesrv + "): " + e.getErrorMessage());
+            throw options.unavailable("cannot start the RocketMQ consumer (group " + group + ", name server "
+                    + options.namesrv + "): " + e.getErrorMessage(), e);
         }
         try {
             Collection<MessageQueue> queues = c.consumer().fetchMessageQueues(options.topic);
@@ -120,8 +120,8 @@ final class RocketMqSource implements Source {
         } catch (MQClientException e) {
             running = false;
             c.shutdown();
-            throw options.error("topic '" + options.topic + "' is not available on name server " + options.namesrv
-                    + ": " + e.getErrorMessage());
+            throw options.unavailable("topic '" + options.topic + "' is not available on name server "
+                    + options.namesrv + ": " + e.getErrorMessage(), e);
         }
         poller = new Thread(this::pollLoop, "rsql-rocketmq-poller-" + options.job.replace('/', '.') + "-"
                 + options.table);
@@ -203,8 +203,8 @@ final class RocketMqSource implements Source {
                     // Not assigning it here leaves the queue unread; fail loudly instead.
                     LOG.error("job={} table={}: cannot position {} queue {}", options.job, options.table,
                             topic, q.getQueueId(), e);
-                    l.sourceFailed(options.error("cannot find where to start reading topic " + topic + " queue "
-                            + q.getQueueId() + " (broker " + q.getBrokerName() + "): " + e.getMessage()));
+                    l.sourceFailed(options.unavailable("cannot find where to start reading topic " + topic
+                            + " queue " + q.getQueueId() + " (broker " + q.getBrokerName() + "): " + e.getMessage(), e));
                     return;
                 }
             }

@@ -105,8 +105,14 @@ public final class RestartingJob implements Job {
                 finish(end, null);
                 return;
             }
-            if (!TransientFailures.isTransient(cause) || stopping) {
+            if (!TransientFailures.isTransient(cause)) {
                 finish(State.FAILED, cause);
+                return;
+            }
+            if (stopping) {
+                // Asked to stop while failing for a cause a restart would have cured: the next run resumes from the
+                // last checkpoint like after any stop.
+                finish(State.STOPPED, null);
                 return;
             }
             long delay = strategy.nextDelayMillis(ranMillis);
