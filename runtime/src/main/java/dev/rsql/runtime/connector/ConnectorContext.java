@@ -20,7 +20,9 @@ public interface ConnectorContext {
 
     /**
      * A decoder for the table's format (option {@code format}, default {@code defaultFormat}) producing rows of
-     * {@code targetArity} values with the payload fields at {@code targetPositions}.
+     * {@code targetArity} values with the payload fields at {@code targetPositions}. It rejects payloads over the
+     * table's {@code scan.max-record-bytes} and throws nothing but {@link dev.rsql.runtime.format.DecodeException}
+     * for a bad record.
      */
     RowDecoder createDecoder(String defaultFormat, RowType payloadFields, int[] targetPositions, int targetArity);
 

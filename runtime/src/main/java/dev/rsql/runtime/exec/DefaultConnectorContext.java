@@ -6,6 +6,7 @@ import dev.rsql.runtime.connector.JobInfo;
 import dev.rsql.runtime.format.FormatContext;
 import dev.rsql.runtime.format.FormatFactory;
 import dev.rsql.runtime.format.FormatRegistry;
+import dev.rsql.runtime.format.GuardedRowDecoder;
 import dev.rsql.runtime.format.RowDecoder;
 import dev.rsql.runtime.format.RowEncoder;
 import dev.rsql.runtime.table.TableDescriptor;
@@ -41,7 +42,9 @@ public final class DefaultConnectorContext implements ConnectorContext {
     public RowDecoder createDecoder(String defaultFormat, RowType payloadFields, int[] targetPositions, int targetArity) {
         String name = formatName(defaultFormat);
         FormatFactory f = formats.get(name);
-        return f.createDecoder(new FormatContext(table.name(), payloadFields, targetPositions, targetArity, formatOptions(name)));
+        RowDecoder decoder = f.createDecoder(new FormatContext(table.name(), payloadFields, targetPositions, targetArity,
+                formatOptions(name)));
+        return new GuardedRowDecoder(decoder, GuardedRowDecoder.maxRecordBytes(table.options()));
     }
 
     @Override

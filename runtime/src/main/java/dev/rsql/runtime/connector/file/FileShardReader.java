@@ -3,6 +3,7 @@ package dev.rsql.runtime.connector.file;
 import dev.rsql.runtime.connector.ReaderOutput;
 import dev.rsql.runtime.connector.ShardReader;
 import dev.rsql.runtime.format.DecodeException;
+import dev.rsql.runtime.format.GuardedRowDecoder;
 import dev.rsql.runtime.format.RowDecoder;
 
 import java.io.IOException;
@@ -17,7 +18,8 @@ import java.util.function.Consumer;
 /**
  * Reads one file line by line (UTF-8 payloads; {@code \n} or {@code \r\n}; blank lines skipped) through a large
  * buffer and decodes each line with the table's format. Positions are 0-based line numbers; messages show them
- * 1-based ({@code file /data/in.jsonl, line 12} is the twelfth line of the file).
+ * 1-based ({@code file /data/in.jsonl, line 12} is the twelfth line of the file). A line longer than
+ * {@code scan.max-record-bytes} is a bad record; no more than the limit of it is ever held in memory.
  */
 final class FileShardReader implements ShardReader {
 
@@ -27,6 +29,7 @@ final class FileShardReader implements ShardReader {
     private final Path file;
     private final String absolute;
     private final RowDecoder decoder;
+    private final int maxRecordBytes;
     private final int[] pathColumns;
     private final int[] lineColumns;
     private final boolean[] lineAsInt;
@@ -40,13 +43,16 @@ final class FileShardReader implements ShardReader {
     private boolean eof;
     private byte[] carry = new byte[256];
     private long nextLine;
+    /** Bytes of the line {@link #nextLine()} returned last, terminator included, even beyond what it kept. */
+    private long lineLength;
     private boolean ended;
 
     private final long startLine;
 
     /** @param startLine the line to continue at (a restored checkpoint); earlier lines are skipped */
-    FileShardReader(String shardId, Path file, RowDecoder decoder, int[] pathColumns, int[] lineColumns,
-                    boolean[] lineAsInt, long startLine) {
+    FileShardReader(String shardId, Path file, RowDecoder decoder, int maxRecordBytes, int[] pathColumns,
+                    int[] lineColumns, boolean[] lineAsInt, long startLine) {
+        this.maxRecordBytes = maxRecordBytes;
         this.startLine = startLine;
         this.shardId = shardId;
         this.file = file;
@@ -88,14 +94,17 @@ final class FileShardReader implements ShardReader {
             }
             long position = nextLine++;
             n++;
+            if (line.length > maxRecordBytes || lineLength > maxRecordBytes + 1L) {
+                output.decodeError(position, line, GuardedRowDecoder.tooLarge(lineLength, maxRecordBytes));
+                continue;
+            }
             if (isBlank(line)) {
                 continue;
             }
             decoded.clear();
             try {
                 decoder.decode(line, collector);
-            } catch (DecodeException | RuntimeException e) {
-                // a format's own runtime failure is a bad record too: the table's error policy decides
+            } catch (DecodeException e) {
                 output.decodeError(position, line, e);
                 continue;
             }
@@ -145,21 +154,27 @@ final class FileShardReader implements ShardReader {
         }
     }
 
-    /** The next line without its terminator, or null at the end of the file. */
+    /**
+     * The next line without its terminator, or null at the end of the file. Of a line over the size limit only the
+     * first {@code maxRecordBytes + 1} bytes are kept; {@link #lineLength} tells how long it was.
+     */
     private byte[] nextLine() throws IOException {
         int carryLen = 0;
+        lineLength = 0;
         while (true) {
             if (pos >= limit) {
                 if (eof) {
-                    return carryLen == 0 ? null : trimmed(carry, 0, carryLen);
+                    return lineLength == 0 ? null : trimmed(carry, 0, carryLen);
                 }
                 fill();
                 continue;
             }
             int i = indexOfNewline(buf, pos, limit);
+            int end = i >= 0 ? i : limit;
+            lineLength += end - pos;
             if (i >= 0) {
                 byte[] line;
-                if (carryLen == 0) {
+                if (carryLen == 0 && lineLength <= maxRecordBytes + 1L) {
                     line = trimmed(buf, pos, i);
                 } else {
                     carryLen = appendCarry(carryLen, pos, i);
@@ -173,8 +188,9 @@ final class FileShardReader implements ShardReader {
         }
     }
 
+    /** Appends buffered bytes to the carried part of a line, up to one byte over the size limit. */
     private int appendCarry(int carryLen, int from, int to) {
-        int add = to - from;
+        int add = Math.max(0, Math.min(to - from, maxRecordBytes + 1 - carryLen));
         if (carryLen + add > carry.length) {
             carry = Arrays.copyOf(carry, Math.max(carry.length * 2, carryLen + add));
         }

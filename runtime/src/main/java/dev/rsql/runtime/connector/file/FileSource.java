@@ -4,6 +4,7 @@ import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.connector.ConnectorContext;
 import dev.rsql.runtime.connector.ShardListener;
 import dev.rsql.runtime.connector.Source;
+import dev.rsql.runtime.format.GuardedRowDecoder;
 import dev.rsql.runtime.table.Column;
 import dev.rsql.runtime.table.TableSchema;
 import dev.rsql.runtime.types.DataType;
@@ -154,11 +155,13 @@ final class FileSource implements Source {
     public void start(ShardListener listener) {
         TableSchema schema = context.table().schema();
         List<FileShardReader> readers = new ArrayList<>();
+        int maxRecordBytes = GuardedRowDecoder.maxRecordBytes(context.options());
         for (Path f : files) {
             String shardId = base == null ? f.getFileName().toString() : base.relativize(f).toString();
             readers.add(new FileShardReader(shardId, f,
                     context.createDecoder(FileConnectorFactory.defaultFormat(context), schema.physicalRowType(), schema.physicalPositions(), schema.columns().size()),
-                    pathColumns, lineColumns, lineAsInt, listener.checkpointedPosition(shardId).orElse(0)));
+                    maxRecordBytes, pathColumns, lineColumns, lineAsInt,
+                    listener.checkpointedPosition(shardId).orElse(0)));
         }
         listener.shardsAssigned(readers);
         listener.noMoreShards();

@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * The declared fields of a JSON object (the record, or a nested ROW) and how JSON member names map to them: exact
  * name first, then case-insensitively; other members are skipped. Names are looked up by fastjson2's 64-bit name
- * hash, so a known member costs no String allocation; resolutions of other spellings are cached.
+ * hash, so a known member costs no String allocation; resolutions of other spellings are cached. Other members are
+ * skipped by {@link JsonSyntax}, without recursion.
  */
 final class FieldTable {
 
@@ -23,7 +24,10 @@ final class FieldTable {
     private final String[] names;
     private final ValueReader[] readers;
     private final Map<String, Integer> lowerCase = new HashMap<>();
+    /** Names of the undeclared members in the cache, to name them in errors. */
+    private final Map<Long, String> undeclared = new HashMap<>();
     private final boolean failOnMissing;
+    private final JsonSyntax syntax;
     // Open-addressing map: name hash -> field index, or UNKNOWN for members to skip.
     private long[] keys;
     private int[] values;
@@ -33,8 +37,9 @@ final class FieldTable {
     private final int[] stamps;
     private int stamp;
 
-    FieldTable(List<String> names, List<DataType> types, boolean failOnMissing) {
+    FieldTable(List<String> names, List<DataType> types, boolean failOnMissing, JsonSyntax syntax) {
         int n = names.size();
+        this.syntax = syntax;
         this.names = names.toArray(new String[0]);
         this.readers = new ValueReader[n];
         this.failOnMissing = failOnMissing;
@@ -47,7 +52,7 @@ final class FieldTable {
         values = new int[capacity];
         used = new boolean[capacity];
         for (int i = 0; i < n; i++) {
-            readers[i] = new ValueReader(types.get(i), failOnMissing);
+            readers[i] = new ValueReader(types.get(i), failOnMissing, syntax);
             long h = Fnv.hashCode64(this.names[i]);
             if (get(h) == ABSENT) {
                 put(h, i);
@@ -68,25 +73,32 @@ final class FieldTable {
      * Reads the members of an object whose '{' was consumed, up to and including its '}'.
      *
      * @param positions where field i goes in {@code target}, or null for position i
+     * @param level     the nesting level of this object (1 for the record)
      */
-    void readObject(JSONReader r, Object[] target, int[] positions) throws ValueException {
+    void readObject(JSONReader r, Object[] target, int[] positions, int level) throws ValueException {
         int s = 0;
         if (failOnMissing) {
             s = ++stamp;
         }
-        while (!r.nextIfObjectEnd()) {
+        boolean first = true;
+        while (!syntax.objectEnd(r, first)) {
+            first = false;
             long h = r.readFieldNameHashCode();
             int idx = get(h);
             if (idx == ABSENT) {
                 idx = resolve(h, r.getFieldName());
             }
             if (idx < 0) {
-                r.skipValue();
+                try {
+                    syntax.skip(r, level);
+                } catch (ValueException e) {
+                    throw e.under(undeclared.getOrDefault(h, "(undeclared member)"));
+                }
                 continue;
             }
             Object v;
             try {
-                v = readers[idx].readNullable(r);
+                v = readers[idx].readNullable(r, level);
             } catch (ValueException e) {
                 throw e.under(names[idx]);
             }
@@ -104,19 +116,19 @@ final class FieldTable {
         }
     }
 
-    /** Reads a ROW given as a JSON array of its fields in order ('[' consumed). */
-    Object[] readPositional(JSONReader r) throws ValueException {
+    /** Reads a ROW given as a JSON array of its fields in order ('[' consumed), at nesting {@code level}. */
+    Object[] readPositional(JSONReader r, int level) throws ValueException {
         Object[] row = new Object[names.length];
         int i = 0;
-        while (!r.nextIfArrayEnd()) {
+        while (!syntax.arrayEnd(r, i == 0)) {
             if (i < names.length) {
                 try {
-                    row[i] = readers[i].readNullable(r);
+                    row[i] = readers[i].readNullable(r, level);
                 } catch (ValueException e) {
                     throw e.under(names[i]);
                 }
             } else {
-                r.skipValue();
+                syntax.skip(r, level);
             }
             i++;
         }
@@ -131,6 +143,9 @@ final class FieldTable {
         int result = idx == null ? UNKNOWN : idx;
         if (size < MAX_CACHED) {
             put(hash, result);
+            if (idx == null) {
+                undeclared.put(hash, name);
+            }
         }
         return result;
     }

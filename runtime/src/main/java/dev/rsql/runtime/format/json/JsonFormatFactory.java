@@ -10,7 +10,8 @@ import dev.rsql.runtime.format.RowEncoder;
  *
  * <p>Options (with or without the {@code json.} prefix): {@code fail-on-missing-field} (default false),
  * {@code timestamp-format.standard} ({@code SQL} or {@code ISO-8601}, for writing), {@code msgIsJsonArray} /
- * {@code array-of-rows} (a payload may hold a JSON array of objects, one row each).
+ * {@code array-of-rows} (a payload may hold a JSON array of objects, one row each), {@code lenient} (default false:
+ * strict JSON), {@code max-nesting-depth} (default 1000).
  */
 public final class JsonFormatFactory implements FormatFactory {
 

@@ -1,11 +1,11 @@
 package dev.rsql.runtime.format.json;
 
 import com.alibaba.fastjson2.JSONException;
-import com.alibaba.fastjson2.JSONFactory;
 import com.alibaba.fastjson2.JSONReader;
 import dev.rsql.runtime.format.DecodeException;
 import dev.rsql.runtime.format.FormatContext;
 import dev.rsql.runtime.format.RowDecoder;
+import dev.rsql.runtime.format.Utf8;
 import dev.rsql.runtime.types.RowType;
 
 import java.nio.charset.StandardCharsets;
@@ -20,6 +20,9 @@ import java.util.function.Consumer;
  *
  * <p>With option {@code msgIsJsonArray} (rsqldb) or {@code array-of-rows}, a payload holding a JSON array of
  * objects gives one row per element.
+ *
+ * <p>Payloads are read strictly (see {@link JsonSyntax}): valid UTF-8, double quotes, one comma between members and
+ * none before a closing bracket, at most {@code max-nesting-depth} levels; option {@code lenient} relaxes the syntax.
  */
 final class JsonRowDecoder implements RowDecoder {
 
@@ -27,13 +30,14 @@ final class JsonRowDecoder implements RowDecoder {
     private final int[] positions;
     private final int arity;
     private final boolean arrayOfRows;
-    private final JSONReader.Context context = JSONFactory.createReadContext();
+    private final JsonSyntax syntax;
     private final List<Object[]> arrayRows = new ArrayList<>();
 
     JsonRowDecoder(FormatContext ctx) {
         RowType rowType = ctx.rowType();
         boolean failOnMissing = ctx.options().getBoolean(false, "fail-on-missing-field", "failOnMissingField");
-        this.fields = new FieldTable(rowType.names(), rowType.types(), failOnMissing);
+        this.syntax = JsonSyntax.of(ctx.options());
+        this.fields = new FieldTable(rowType.names(), rowType.types(), failOnMissing, syntax);
         this.positions = ctx.targetPositions();
         this.arity = ctx.targetArity();
         this.arrayOfRows = ctx.options().getBoolean(false, "array-of-rows", "msgIsJsonArray");
@@ -41,14 +45,21 @@ final class JsonRowDecoder implements RowDecoder {
 
     @Override
     public void decode(byte[] payload, Consumer<Object[]> out) throws DecodeException {
+        if (syntax.strict) {
+            // fastjson2 reads invalid bytes as U+FFFD (and skips them unread): check the whole payload first
+            int bad = Utf8.firstInvalid(payload, 0, payload.length);
+            if (bad >= 0) {
+                throw new DecodeException(null, "malformed JSON: invalid UTF-8 at byte " + bad + ": " + preview(payload));
+            }
+        }
         Object[] single;
         try {
-            single = decodeWith(JSONReader.of(payload, 0, payload.length, context), payload);
+            single = decodeWith(JSONReader.of(payload, 0, payload.length, syntax.context), payload);
         } catch (JSONException e) {
             // fastjson2's UTF-8 reader rejects member names with characters outside the BMP (emoji); its UTF-16
             // reader does not. Malformed payloads fail again here, so the retry costs only on errors.
             try {
-                single = decodeWith(JSONReader.of(new String(payload, StandardCharsets.UTF_8), context), payload);
+                single = decodeWith(JSONReader.of(new String(payload, StandardCharsets.UTF_8), syntax.context), payload);
             } catch (JSONException again) {
                 throw new DecodeException(null, "malformed JSON (" + shortMessage(again) + "): " + preview(payload), again);
             }
@@ -65,24 +76,30 @@ final class JsonRowDecoder implements RowDecoder {
 
     /** The row of an object payload, or null after filling {@link #arrayRows} from an array payload. */
     private Object[] decodeWith(JSONReader r, byte[] payload) throws DecodeException {
+        syntax.startRecord();
         try {
             if (r.nextIfObjectStart()) {
                 Object[] row = new Object[arity];
-                fields.readObject(r, row, positions);
-                if (!r.isEnd()) {
+                fields.readObject(r, row, positions, 1);
+                if (!syntax.atEnd(r)) {
                     throw new DecodeException(null, "unexpected content after the JSON object: " + preview(payload));
                 }
                 return row;
             }
             if (arrayOfRows && r.nextIfArrayStart()) {
                 arrayRows.clear();
-                while (!r.nextIfArrayEnd()) {
+                boolean first = true;
+                while (!syntax.arrayEnd(r, first)) {
+                    first = false;
                     if (!r.nextIfObjectStart()) {
                         throw new DecodeException(null, "not a JSON object in the array: " + preview(payload));
                     }
                     Object[] row = new Object[arity];
-                    fields.readObject(r, row, positions);
+                    fields.readObject(r, row, positions, 2);
                     arrayRows.add(row);
+                }
+                if (!syntax.atEnd(r)) {
+                    throw new DecodeException(null, "unexpected content after the JSON array: " + preview(payload));
                 }
                 return null;
             }

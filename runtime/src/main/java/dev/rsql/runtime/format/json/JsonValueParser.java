@@ -7,10 +7,11 @@ import dev.rsql.runtime.types.DataType;
 /** Reads JSON text as a value of a declared type (for other text formats with nested columns). Not thread-safe. */
 public final class JsonValueParser {
 
+    private final JsonSyntax syntax = JsonSyntax.defaults();
     private final ValueReader reader;
 
     private JsonValueParser(DataType type, boolean failOnMissing) {
-        this.reader = new ValueReader(type, failOnMissing);
+        this.reader = new ValueReader(type, failOnMissing, syntax);
     }
 
     public static JsonValueParser of(DataType type) {
@@ -19,9 +20,10 @@ public final class JsonValueParser {
 
     /** The internal value of the JSON text ({@code null} for JSON null). */
     public Object parse(String json) throws ValueException {
-        try (JSONReader r = JSONReader.of(json)) {
-            Object v = reader.readNullable(r);
-            if (!r.isEnd()) {
+        syntax.startRecord();
+        try (JSONReader r = JSONReader.of(json, syntax.context)) {
+            Object v = reader.readNullable(r, 0);
+            if (!syntax.atEnd(r)) {
                 throw new ValueException(null, "unexpected content after the JSON value in " + ValueText.describe(json));
             }
             return v;

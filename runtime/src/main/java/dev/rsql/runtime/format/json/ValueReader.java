@@ -1,6 +1,5 @@
 package dev.rsql.runtime.format.json;
 
-import com.alibaba.fastjson2.JSON;
 import com.alibaba.fastjson2.JSONException;
 import com.alibaba.fastjson2.JSONReader;
 import dev.rsql.runtime.types.DataType;
@@ -14,7 +13,9 @@ import java.util.Map;
 
 /**
  * Reads one JSON value of a declared type from a fastjson2 {@link JSONReader} straight into its internal value.
- * Built once per decoder (a tree mirroring the type); {@link #read} dispatches on a precomputed kind.
+ * Built once per decoder (a tree mirroring the type); {@link #read} dispatches on a precomputed kind. It recurses only
+ * as deep as the declared type; values the type does not describe are walked by {@link JsonSyntax}. {@code level} is
+ * the nesting level of the container a value is in (1 for the members of the record).
  */
 final class ValueReader {
 
@@ -42,9 +43,11 @@ final class ValueReader {
     private final ValueReader element;      // ARRAY, MULTISET (element); MAP (value)
     private final DataType keyType;         // MAP
     private final FieldTable fields;        // ROW
+    private final JsonSyntax syntax;
 
-    ValueReader(DataType type, boolean failOnMissing) {
+    ValueReader(DataType type, boolean failOnMissing, JsonSyntax syntax) {
         this.type = type;
+        this.syntax = syntax;
         DataType elementType = null;
         DataType kt = null;
         FieldTable ft = null;
@@ -106,58 +109,62 @@ final class ValueReader {
                 break;
             case ROW:
                 kind = ROW;
-                ft = new FieldTable(type.fieldNames(), type.fieldTypes(), failOnMissing);
+                ft = new FieldTable(type.fieldNames(), type.fieldTypes(), failOnMissing, syntax);
                 break;
             default:
                 kind = NULL;
         }
-        this.element = elementType == null ? null : new ValueReader(elementType, failOnMissing);
+        this.element = elementType == null ? null : new ValueReader(elementType, failOnMissing, syntax);
         this.keyType = kt;
         this.fields = ft;
     }
 
     /** Reads a value (possibly JSON null), consuming it. */
-    Object readNullable(JSONReader r) throws ValueException {
-        return r.nextIfNull() ? null : read(r);
+    Object readNullable(JSONReader r, int level) throws ValueException {
+        if (r.nextIfNull()) {
+            return null;
+        }
+        syntax.value(r);
+        return read(r, level);
     }
 
     /** Reads a non-null value, consuming it. */
-    Object read(JSONReader r) throws ValueException {
+    private Object read(JSONReader r, int level) throws ValueException {
         try {
             switch (kind) {
                 case STRING:
-                    return r.isString() ? r.readString() : readAsString(r);
+                    return r.isString() ? r.readString() : readAsString(r, level);
                 case INT:
                     if (r.isNumber()) {
                         Number n = r.readNumber();
                         return n instanceof Integer ? n : ValueText.integral(type, integral(n));
                     }
-                    return ValueText.integral(type, integralFromText(r));
+                    return ValueText.integral(type, integralFromText(r, level));
                 case BIGINT:
                     if (r.isNumber()) {
                         Number n = r.readNumber();
                         return n instanceof Long ? n : (Long) integral(n);
                     }
-                    return integralFromText(r);
+                    return integralFromText(r, level);
                 case TINYINT:
                 case SMALLINT:
-                    return ValueText.integral(type, r.isNumber() ? integral(r.readNumber()) : integralFromText(r));
+                    return ValueText.integral(type, r.isNumber() ? integral(r.readNumber()) : integralFromText(r, level));
                 case DOUBLE:
                     if (r.isNumber()) {
                         return r.readDoubleValue();
                     }
-                    return ValueText.parseDouble(text(r), type);
+                    return ValueText.parseDouble(text(r, level), type);
                 case FLOAT:
                     if (r.isNumber()) {
                         return r.readFloatValue();
                     }
-                    return (float) ValueText.parseDouble(text(r), type);
+                    return (float) ValueText.parseDouble(text(r, level), type);
                 case DECIMAL: {
                     BigDecimal bd;
                     if (r.isNumber()) {
                         bd = r.readBigDecimal();
                     } else {
-                        String s = text(r);
+                        String s = text(r, level);
                         try {
                             bd = new BigDecimal(s.trim());
                         } catch (NumberFormatException e) {
@@ -171,7 +178,7 @@ final class ValueReader {
                     if (c == 't' || c == 'f') {
                         return r.readBoolValue();
                     }
-                    String s = text(r).trim();
+                    String s = text(r, level).trim();
                     if (s.equalsIgnoreCase("true")) {
                         return Boolean.TRUE;
                     }
@@ -184,7 +191,7 @@ final class ValueReader {
                     if (r.isNumber()) {
                         return integral(r.readNumber());
                     }
-                    return ValueText.parseTimestamp(text(r));
+                    return ValueText.parseTimestamp(text(r, level));
                 case DATE:
                     if (r.isNumber()) {
                         long days = integral(r.readNumber());
@@ -193,7 +200,7 @@ final class ValueReader {
                         }
                         return (int) days;
                     }
-                    return ValueText.parseDate(text(r));
+                    return ValueText.parseDate(text(r, level));
                 case TIME:
                     if (r.isNumber()) {
                         long ms = integral(r.readNumber());
@@ -202,18 +209,18 @@ final class ValueReader {
                         }
                         return (int) ms;
                     }
-                    return ValueText.parseTime(text(r));
+                    return ValueText.parseTime(text(r, level));
                 case BYTES:
-                    return ValueText.decodeBase64(text(r), type);
+                    return ValueText.decodeBase64(text(r, level), type);
                 case ARRAY:
                 case MULTISET:
-                    return readList(r);
+                    return readList(r, level);
                 case MAP:
-                    return readMap(r);
+                    return readMap(r, level);
                 case ROW:
-                    return readRow(r);
+                    return readRow(r, level);
                 default:
-                    r.skipValue();
+                    syntax.skip(r, level);
                     return null;
             }
         } catch (IllegalArgumentException e) {
@@ -224,18 +231,18 @@ final class ValueReader {
     }
 
     /** The text of a scalar for types that also accept strings; rejects objects and arrays. */
-    private String text(JSONReader r) throws ValueException {
+    private String text(JSONReader r, int level) throws ValueException {
         if (r.isString()) {
             return r.readString();
         }
         if (r.isObject() || r.isArray()) {
-            throw mismatch(r);
+            throw mismatch(r, level);
         }
-        return readAsString(r);
+        return readAsString(r, level);
     }
 
-    private long integralFromText(JSONReader r) throws ValueException {
-        return ValueText.parseIntegral(text(r), type);
+    private long integralFromText(JSONReader r, int level) throws ValueException {
+        return ValueText.parseIntegral(text(r, level), type);
     }
 
     private long integral(Number n) {
@@ -260,7 +267,7 @@ final class ValueReader {
     }
 
     /** Any scalar as text; objects and arrays as their JSON text. */
-    private static String readAsString(JSONReader r) {
+    private String readAsString(JSONReader r, int level) throws ValueException {
         if (r.isNumber()) {
             return r.readNumber().toString();
         }
@@ -268,41 +275,34 @@ final class ValueReader {
         if (c == 't' || c == 'f') {
             return r.readBoolValue() ? "true" : "false";
         }
-        if (r.isObject() || r.isArray()) {
-            return JSON.toJSONString(r.readAny());
-        }
-        Object any = r.readAny();
-        return any == null ? null : any.toString();
+        return syntax.text(r, level);
     }
 
-    private ValueException mismatch(JSONReader r) {
-        String shown;
-        try {
-            shown = JSON.toJSONString(r.readAny());
-        } catch (JSONException e) {
-            shown = "a malformed value";
-        }
+    private ValueException mismatch(JSONReader r, int level) throws ValueException {
+        String shown = syntax.text(r, level);
         if (shown.length() > 120) {
             shown = shown.substring(0, 117) + "...";
         }
         return new ValueException(null, "cannot read " + shown + " as " + type.nullable());
     }
 
-    private Object readList(JSONReader r) throws ValueException {
+    private Object readList(JSONReader r, int level) throws ValueException {
         if (r.isString()) {
-            return fromEmbeddedJson(r.readString());
+            return fromEmbeddedJson(r.readString(), level);
         }
         if (r.isObject() && kind == MULTISET) {
-            return readMultisetCounts(r);
+            return readMultisetCounts(r, level);
         }
-        if (!r.nextIfArrayStart()) {
-            throw mismatch(r);
+        if (!r.isArray()) {
+            throw mismatch(r, level);
         }
+        syntax.enter(level + 1);
+        r.nextIfArrayStart();
         List<Object> list = new ArrayList<>();
         int i = 0;
-        while (!r.nextIfArrayEnd()) {
+        while (!syntax.arrayEnd(r, i == 0)) {
             try {
-                list.add(element.readNullable(r));
+                list.add(element.readNullable(r, level + 1));
             } catch (ValueException e) {
                 throw e.under("[" + i + "]");
             }
@@ -312,10 +312,13 @@ final class ValueReader {
     }
 
     /** Flink writes a MULTISET as {element: count}. */
-    private Object readMultisetCounts(JSONReader r) throws ValueException {
+    private Object readMultisetCounts(JSONReader r, int level) throws ValueException {
+        syntax.enter(level + 1);
         r.nextIfObjectStart();
         List<Object> list = new ArrayList<>();
-        while (!r.nextIfObjectEnd()) {
+        boolean first = true;
+        while (!syntax.objectEnd(r, first)) {
+            first = false;
             String k = r.readFieldName();
             Object elem;
             try {
@@ -323,6 +326,7 @@ final class ValueReader {
             } catch (IllegalArgumentException e) {
                 throw new ValueException("[" + k + "]", e.getMessage());
             }
+            syntax.value(r);
             long count = r.readInt64Value();
             for (long c = 0; c < count; c++) {
                 list.add(elem);
@@ -331,15 +335,19 @@ final class ValueReader {
         return list;
     }
 
-    private Object readMap(JSONReader r) throws ValueException {
+    private Object readMap(JSONReader r, int level) throws ValueException {
         if (r.isString()) {
-            return fromEmbeddedJson(r.readString());
+            return fromEmbeddedJson(r.readString(), level);
         }
-        if (!r.nextIfObjectStart()) {
-            throw mismatch(r);
+        if (!r.isObject()) {
+            throw mismatch(r, level);
         }
+        syntax.enter(level + 1);
+        r.nextIfObjectStart();
         Map<Object, Object> map = new LinkedHashMap<>();
-        while (!r.nextIfObjectEnd()) {
+        boolean first = true;
+        while (!syntax.objectEnd(r, first)) {
+            first = false;
             String k = r.readFieldName();
             Object key;
             try {
@@ -348,7 +356,7 @@ final class ValueReader {
                 throw new ValueException("[" + k + "]", "key: " + e.getMessage());
             }
             try {
-                map.put(key, element.readNullable(r));
+                map.put(key, element.readNullable(r, level + 1));
             } catch (ValueException e) {
                 throw e.under("[" + k + "]");
             }
@@ -356,30 +364,34 @@ final class ValueReader {
         return map;
     }
 
-    private Object readRow(JSONReader r) throws ValueException {
+    private Object readRow(JSONReader r, int level) throws ValueException {
         if (r.isString()) {
-            return fromEmbeddedJson(r.readString());
+            return fromEmbeddedJson(r.readString(), level);
         }
-        if (r.nextIfObjectStart()) {
+        if (r.isObject()) {
+            syntax.enter(level + 1);
+            r.nextIfObjectStart();
             Object[] row = new Object[fields.size()];
-            fields.readObject(r, row, null);
+            fields.readObject(r, row, null, level + 1);
             return row;
         }
-        if (r.nextIfArrayStart()) {
-            return fields.readPositional(r);
+        if (r.isArray()) {
+            syntax.enter(level + 1);
+            r.nextIfArrayStart();
+            return fields.readPositional(r, level + 1);
         }
-        throw mismatch(r);
+        throw mismatch(r, level);
     }
 
     /** ARRAY, MAP and ROW values may come as a string holding JSON (e.g. a CSV field, a stringified column). */
-    private Object fromEmbeddedJson(String json) throws ValueException {
+    private Object fromEmbeddedJson(String json, int level) throws ValueException {
         String t = json.trim();
         if (t.isEmpty() || (t.charAt(0) != '[' && t.charAt(0) != '{')) {
             throw new ValueException(null, "cannot read " + ValueText.describe(json) + " as " + type.nullable());
         }
-        try (JSONReader inner = JSONReader.of(t)) {
-            Object v = readNullable(inner);
-            if (!inner.isEnd()) {
+        try (JSONReader inner = JSONReader.of(t, syntax.context)) {
+            Object v = readNullable(inner, level);
+            if (!syntax.atEnd(inner)) {
                 throw new ValueException(null, "cannot read " + ValueText.describe(json) + " as " + type.nullable());
             }
             return v;

@@ -220,7 +220,7 @@ class JsonFormatTest {
     @Test
     void payloadsThatAreNotObjectsNameNoField() {
         RowType rt = rowType("a", t(Kind.INT));
-        for (String p : List.of("[1,2]", "42", "\"x\"", "", "   ", "{\"a\": 1", "{bad}", "{\"a\":}", "{\"a\":1} trailing",
+        for (String p : List.of("[1,2]", "42", "\"x\"", "", "   ", "{\"a\": 1", "{bad}", "{\"a\":1} trailing",
                 "null")) {
             DecodeException e = assertThrows(DecodeException.class, () -> decodeAll(JSON, rt, Options.empty(), p),
                     "payload " + p);
@@ -230,6 +230,9 @@ class JsonFormatTest {
         DecodeException e = assertThrows(DecodeException.class,
                 () -> decodeAll(JSON, rt, Options.empty(), "[1,2]"));
         assertTrue(e.getMessage().contains("not a JSON object"), e.getMessage());
+        // a member without a value is malformed JSON in that member
+        e = assertThrows(DecodeException.class, () -> decodeAll(JSON, rt, Options.empty(), "{\"a\":}"));
+        assertEquals("a", e.field(), e.getMessage());
     }
 
     @Test
