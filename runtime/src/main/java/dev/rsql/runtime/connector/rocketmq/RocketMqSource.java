@@ -47,6 +47,8 @@ final class RocketMqSource implements Source {
     private final String group;
     private final String subscription;
     private final RocketMqOptions.StartupMode mode;
+    /** The table asked for group offsets by name: they count even where the engine keeps its own positions. */
+    private final boolean groupOffsetsAsked;
     private final ZoneId zone;
     private final Map<MessageQueue, RocketMqShardReader> readers = new ConcurrentHashMap<>();
 
@@ -61,6 +63,7 @@ final class RocketMqSource implements Source {
         this.group = options.consumerGroup();
         this.subscription = options.subscription();
         this.mode = options.startupMode();
+        this.groupOffsetsAsked = mode == RocketMqOptions.StartupMode.GROUP_OFFSETS && options.startupModeSet();
         this.zone = zone(context);
         // Validate everything that can be validated before any connection is made.
         if (mode == RocketMqOptions.StartupMode.TIMESTAMP) {
@@ -227,11 +230,11 @@ final class RocketMqSource implements Source {
     }
 
     /**
-     * The committed offset of the group (if the engine lets committed offsets count), or where the startup mode says a
-     * queue without one starts.
+     * The committed offset of the group (if the engine lets committed offsets count, or the table asked for them), or
+     * where the startup mode says a queue without one starts.
      */
     private long startOffset(MessageQueue q, boolean resumeCommitted) throws Exception {
-        Long committed = resumeCommitted ? consumer.committedOffset(q) : null;
+        Long committed = resumeCommitted || groupOffsetsAsked ? consumer.committedOffset(q) : null;
         if (committed != null) {
             return committed;
         }
