@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # Starts jobs in the background, one process each, logging to log/<job>.log.
-# Usage: bin/start.sh [--instance ID] [JOB...]
-#   no JOB      starts every job under jobs/ (jobs/x.sql is job x, jobs/ns/y.sql is job ns/y)
-#   --instance  starts another instance of the job (instances of one job share its work)
+# Usage: bin/start.sh [--instance ID] [--from-scratch] [JOB...]
+#   no JOB          starts every job under jobs/ (jobs/x.sql is job x, jobs/ns/y.sql is job ns/y)
+#   --instance      starts another instance of a distributed job (instances of one job share its work)
+#   --from-scratch  deletes the job's local state and checkpoints first (as bin/rsql reset JOB)
 set -u
 . "$(dirname "$0")/common.sh"
 
 instance=""
+from_scratch=""
 jobs=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --instance) instance="$2"; shift 2 ;;
     --instance=*) instance="${1#*=}"; shift ;;
-    -h|--help) sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --from-scratch) from_scratch=1; shift ;;
+    -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) jobs+=("${1%.sql}"); shift ;;
   esac
 done
@@ -42,7 +45,7 @@ start_job() {
   mkdir -p "$(dirname "$pidfile")" "$(dirname "$log")"
   rm -f "$statusfile"
   nohup "$JAVA" $RSQL_JAVA_OPTS -Drsql.rocketmq.log.name="${id//\//.}" -cp "$RSQL_CLASSPATH" dev.rsql.cli.RsqlCli --home "$RSQL_HOME" \
-    run "$script" --name "$job" ${instance:+--instance "$instance"} >>"$log" 2>&1 </dev/null &
+    run "$script" --name "$job" ${instance:+--instance "$instance"} ${from_scratch:+--from-scratch} >>"$log" 2>&1 </dev/null &
   local pid=$!
   echo "$pid" >"$pidfile"
   # The job publishes its status once it runs; a script that cannot be planned ends the process instead.

@@ -10,7 +10,7 @@ import java.nio.file.Path;
 @Command(name = "rsql", mixinStandardHelpOptions = true, version = "rsql 0.1.0",
         description = "A SQL streaming engine with a Blink-compatible dialect.",
         subcommands = {CheckCommand.class, ExplainCommand.class, RunCommand.class, StatusCommand.class,
-                JobsCommand.class})
+                JobsCommand.class, ResetCommand.class})
 public final class RsqlCli {
 
     @Option(names = "--home", description = "Installation directory (bin conf jobs ext lib log). "

@@ -3,9 +3,12 @@ package dev.rsql.cli;
 import dev.rsql.planner.PlannedJob;
 import dev.rsql.planner.PlannerContext;
 import dev.rsql.planner.ScriptPlanner;
+import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.exec.EngineContext;
 import dev.rsql.runtime.exec.Job;
+import dev.rsql.runtime.exec.JobInstance;
+import dev.rsql.runtime.exec.StateConflictException;
 import dev.rsql.runtime.exec.restart.RestartingJob;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +47,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--instance", description = "Instance id, to run several instances of one job.")
     private String instance;
 
+    @Option(names = "--from-scratch", description = "Delete the job's local state and checkpoints first (as 'rsql reset'):"
+            + " empty state, sources from their startup mode.")
+    private boolean fromScratch;
+
     @Option(names = {"-D", "--set"}, description = "Engine setting overriding conf/rsql.conf, e.g. -D worker.threads=4.")
     private Map<String, String> settings = new LinkedHashMap<>();
 
@@ -67,9 +74,23 @@ final class RunCommand implements Callable<Integer> {
             return 2;
         }
         LOG.info("job={} planned from {}:\n{}", arg.jobName, arg.file, planned.graph().explain());
+        EngineContext engine = new EngineContext(options, classLoader);
         Job job;
         try {
-            job = new RestartingJob(planned.graph(), new EngineContext(options, classLoader));
+            boolean distributed = Job.isDistributed(planned.graph(), engine);
+            if (instance != null && !distributed) {
+                return refuse(arg.jobName, "is not distributed (execution.mode = local), so it runs as one process;"
+                        + " --instance starts another instance of a job with SET 'execution.mode' = 'distributed'");
+            }
+            if (fromScratch) {
+                if (distributed) {
+                    return refuse(arg.jobName, "runs distributed: its state is in RocketMQ, not in a local state"
+                            + " directory that --from-scratch could delete");
+                }
+                int deleted = JobInstance.reset(engine, arg.jobName);
+                LOG.info("job={} starts from scratch: {} checkpoints deleted", arg.jobName, deleted);
+            }
+            job = new RestartingJob(planned.graph(), engine);
         } catch (RuntimeException e) {
             System.err.println("ERROR  job " + arg.jobName + " cannot start: " + e.getMessage());
             LOG.error("job={} cannot start: {}", arg.jobName, e.getMessage());
@@ -87,6 +108,10 @@ final class RunCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             job.start();
+        } catch (StateConflictException | ConfigException e) {
+            System.err.println("ERROR  " + e.getMessage());
+            LOG.error("job={} cannot start: {}", arg.jobName, e.getMessage());
+            return 1;
         } catch (Exception e) {
             System.err.println("ERROR  job " + arg.jobName + " cannot start: " + e.getMessage());
             LOG.error("job={} cannot start", arg.jobName, e);
@@ -102,6 +127,12 @@ final class RunCommand implements Callable<Integer> {
             return 1;
         }
         return 0;
+    }
+
+    private static int refuse(String jobName, String why) {
+        System.err.println("ERROR  job " + jobName + " " + why);
+        LOG.error("job={} not started: {}", jobName, why);
+        return 2;
     }
 
     private static void writeStatus(Job job, Path file, long pid) {

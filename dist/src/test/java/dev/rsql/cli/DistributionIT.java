@@ -119,6 +119,23 @@ class DistributionIT {
     }
 
     @Test
+    void anotherInstanceOfALocalJobIsRefusedByStart() throws Exception {
+        Files.createDirectories(home.resolve("jobs/it"));
+        Files.writeString(home.resolve("jobs/it/local_only.sql"), "CREATE TABLE ticks (id BIGINT) WITH ("
+                + "'connector' = 'datagen', 'rows-per-second' = '5');\n"
+                + "CREATE TABLE shown (id BIGINT) WITH ('connector' = 'print');\n"
+                + "INSERT INTO shown SELECT id FROM ticks;\n");
+        Result r = exec(home, 120, "bin/start.sh", "--instance", "2", "it/local_only");
+        assertEquals(1, r.code, r.output);
+        assertTrue(r.output.contains("it/local_only@2 failed to start (exit 2)"), r.output);
+        assertTrue(r.output.contains("ERROR  job it/local_only is not distributed (execution.mode = local), so it runs"
+                + " as one process"), r.output);
+        assertFalse(r.output.contains("\tat "), "a stack trace: " + r.output);
+        assertFalse(Files.exists(home.resolve("run/it/local_only@2.pid")));
+        Files.delete(home.resolve("jobs/it/local_only.sql"));
+    }
+
+    @Test
     void aScriptThatDoesNotPlanIsReportedByStart() throws Exception {
         Files.writeString(home.resolve("jobs/broken.sql"), "CREATE TABLE t (a INT) WITH (type = 'print');\n"
                 + "INSERT INTO t SELECT b FROM nowhere;\n");

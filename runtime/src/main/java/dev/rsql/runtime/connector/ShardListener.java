@@ -14,6 +14,16 @@ public interface ShardListener {
         return OptionalLong.empty();
     }
 
+    /**
+     * Whether a shard without a checkpointed position may resume from an offset committed outside the job (a RocketMQ
+     * consumer group's). False when the job keeps positions in its own checkpoints (a local job with state): an offset
+     * committed there belongs to state the job no longer has (reset, started from scratch, or a changed source), so
+     * such a shard starts from the table's startup mode.
+     */
+    default boolean resumesCommittedOffsets() {
+        return true;
+    }
+
     /** A shard to read; the engine creates a task that owns the reader from now on. */
     void shardAssigned(ShardReader reader);
 

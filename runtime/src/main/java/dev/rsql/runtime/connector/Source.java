@@ -22,6 +22,15 @@ public interface Source extends AutoCloseable {
         return List.of();
     }
 
+    /**
+     * What this source reads, as far as its shards' positions depend on it, e.g. {@code topic orders} or
+     * {@code path /data/in}: positions a checkpoint took of a source with another identity are not applied to this one
+     * (a changed topic starts from its startup mode). Empty (the default) when positions fit whatever the options.
+     */
+    default String identity() {
+        return "";
+    }
+
     /** Stops discovering shards and releases shared resources. Called after every reader is closed. */
     @Override
     void close();

@@ -29,6 +29,7 @@ final class CheckpointCoordinator implements TaskCheckpoints {
 
     private final String jobName;
     private final Path root;
+    private final StateIdentity identity;
     private final Supplier<Collection<Task>> tasks;
     private long nextId;
     private Pending pending;
@@ -48,12 +49,15 @@ final class CheckpointCoordinator implements TaskCheckpoints {
     }
 
     /**
-     * @param root where checkpoints are written, or null when the job has no state (positions are then only
-     *             committed, nothing is persisted)
+     * @param root     where checkpoints are written, or null when the job has no state (positions are then only
+     *                 committed, nothing is persisted)
+     * @param identity what the checkpoints belong to, recorded in each
      */
-    CheckpointCoordinator(String jobName, Path root, long firstId, Supplier<Collection<Task>> tasks) {
+    CheckpointCoordinator(String jobName, Path root, StateIdentity identity, long firstId,
+                          Supplier<Collection<Task>> tasks) {
         this.jobName = jobName;
         this.root = root;
+        this.identity = identity;
         this.nextId = firstId;
         this.tasks = tasks;
     }
@@ -136,8 +140,8 @@ final class CheckpointCoordinator implements TaskCheckpoints {
         pending = null;
         try {
             if (root != null) {
-                new CompletedCheckpoint(p.id, CompletedCheckpoint.dirOf(root, p.id), p.acks).write();
-                CompletedCheckpoint.deleteOthers(root, List.of(p.id));
+                new CompletedCheckpoint(p.id, CompletedCheckpoint.dirOf(root, p.id), p.acks, identity).write();
+                CompletedCheckpoint.deleteOlderThan(root, p.id);
             }
         } catch (IOException e) {
             LOG.error("job={} checkpoint {} could not be written", jobName, p.id, e);

@@ -14,12 +14,17 @@ public interface Job extends AutoCloseable {
 
     /** The job for {@code graph} in the mode its settings ask for. */
     static Job create(JobGraph graph, EngineContext engine) {
+        return isDistributed(graph, engine) ? new DistributedJob(graph, engine) : new JobInstance(graph, engine);
+    }
+
+    /** True when the job's settings ask for {@code execution.mode = distributed}, false for {@code local}. */
+    static boolean isDistributed(JobGraph graph, EngineContext engine) {
         String mode = engine.configFor(graph.parameters()).getOrDefault("local", "execution.mode");
         switch (mode.toLowerCase()) {
             case "local":
-                return new JobInstance(graph, engine);
+                return false;
             case "distributed":
-                return new DistributedJob(graph, engine);
+                return true;
             default:
                 throw new ConfigException("execution.mode must be 'local' or 'distributed', got '" + mode + "'");
         }

@@ -20,23 +20,28 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 
 /**
  * Runs one job's graph in this process: creates its sinks, exchanges and sources, a task for every shard the sources
  * assign here and for every partition of each exchange, checkpoints on a timer, and ends when stopped, when a task
  * fails, or — if every source is bounded — when everything has been read. A job with state resumes from its latest
- * completed checkpoint: state, watermarks and source positions; once it has finished, it has nothing to resume, and
- * its next run starts from the beginning.
+ * completed checkpoint: state, watermarks and source positions, as far as they still fit the script
+ * ({@link CheckpointMatch}); once it has finished, it has nothing to resume, and its next run starts from the
+ * beginning. While it runs, the job holds its state directory ({@link StateDirLock}): a second process is refused.
  */
 public final class JobInstance extends AbstractJob {
 
@@ -57,7 +62,11 @@ public final class JobInstance extends AbstractJob {
     private final AtomicInteger sourcesAnnouncing = new AtomicInteger();
     private final Services services = new Services();
 
+    /** Held from start until the job has ended; null when another process holds it. */
+    private StateDirLock lock;
     private CompletedCheckpoint restored;
+    /** The restored checkpoint's task snapshots that apply: not those of a source that changed. */
+    private final Map<String, TaskSnapshot> restoredTasks = new HashMap<>();
     private CheckpointCoordinator coordinator;
 
     public JobInstance(JobGraph graph, EngineContext engine) {
@@ -69,7 +78,10 @@ public final class JobInstance extends AbstractJob {
         this.keyGroups = Math.max(partitions, config.getInt(128, "max-parallelism", "pipeline.max-parallelism"));
     }
 
-    /** Creates sinks, exchanges and sources, restores the latest checkpoint if any, and starts reading. */
+    /**
+     * Takes the job's state directory ({@link StateDirLock}), creates sinks, sources and exchanges, restores the
+     * latest checkpoint if any (what still fits the script, see {@link CheckpointMatch}), and starts reading.
+     */
     @Override
     public synchronized void start() throws Exception {
         if (state != State.CREATED) {
@@ -77,26 +89,39 @@ public final class JobInstance extends AbstractJob {
         }
         state = State.RUNNING;
         try {
+            lock = StateDirLock.acquire(jobStateDir, graph.name());
             Path checkpointRoot = stateful ? jobStateDir.resolve(CHECKPOINTS_DIR) : null;
             restored = stateful ? CompletedCheckpoint.latest(checkpointRoot) : null;
+            for (SinkNode node : graph.sinks()) {
+                sinks.put(node.id(), createSink(node.table()));
+            }
+            for (SourceNode node : graph.sources()) {
+                ConnectorFactory f = engine.connectors().get(node.table().connector());
+                sources.put(node, f.createSource(new DefaultConnectorContext(node.table(), jobInfo, engine.formats())));
+            }
+            StateIdentity identity = StateIdentity.of(graph, sources);
+            if (restored != null) {
+                Set<String> changedSources = CheckpointMatch.check(graph.name(), restored, identity);
+                restored.tasks().forEach((id, snapshot) -> {
+                    if (changedSources.stream().noneMatch(table -> id.startsWith(table + "#"))) {
+                        restoredTasks.put(id, snapshot);
+                    }
+                });
+            }
             if (stateful) {
-                // A process that died during a checkpoint left it unfinished, and this run would take the next
-                // checkpoint under the same id, into the same directory.
-                List<String> discarded = CompletedCheckpoint.deleteOthers(checkpointRoot,
-                        restored == null ? List.of() : List.of(restored.id()));
+                // Under the lock, a checkpoint without metadata is one a dead process left unfinished; this run would
+                // take the next checkpoint under the same id, into the same directory.
+                List<String> discarded = CompletedCheckpoint.deleteUnfinished(checkpointRoot);
                 if (!discarded.isEmpty()) {
-                    LOG.info("job={} discarded checkpoint directories left by an earlier run: {}", graph.name(),
+                    LOG.info("job={} discarded unfinished checkpoints left by an earlier run: {}", graph.name(),
                             discarded);
                 }
             }
-            coordinator = new CheckpointCoordinator(graph.name(), checkpointRoot,
+            coordinator = new CheckpointCoordinator(graph.name(), checkpointRoot, identity,
                     restored == null ? 1 : restored.id() + 1, tasks::values);
             LOG.info("job={} instance={} starting with {} worker threads{}", graph.name(), jobInfo.instanceId(),
                     EngineContext.workerThreads(config), restored == null ? "" : ", restoring checkpoint "
                             + restored.id() + " from " + restored.dir());
-            for (SinkNode node : graph.sinks()) {
-                sinks.put(node.id(), createSink(node.table()));
-            }
             for (GraphNode node : graph.nodes()) {
                 if (node instanceof ExchangeNode) {
                     exchanges.put(node.id(), new LocalExchange((ExchangeNode) node, partitions, keyGroups));
@@ -106,10 +131,6 @@ public final class JobInstance extends AbstractJob {
                 for (int p = 0; p < ex.partitions(); p++) {
                     startPartitionTask(ex, p);
                 }
-            }
-            for (SourceNode node : graph.sources()) {
-                ConnectorFactory f = engine.connectors().get(node.table().connector());
-                sources.put(node, f.createSource(new DefaultConnectorContext(node.table(), jobInfo, engine.formats())));
             }
             sourcesAnnouncing.set(sources.size());
             for (Map.Entry<SourceNode, Source> e : sources.entrySet()) {
@@ -196,8 +217,14 @@ public final class JobInstance extends AbstractJob {
 
         @Override
         public OptionalLong checkpointedPosition(String shardId) {
-            TaskSnapshot s = restored == null ? null : restored.tasks().get(taskId(shardId));
+            TaskSnapshot s = restoredTasks.get(taskId(shardId));
             return s == null ? OptionalLong.empty() : OptionalLong.of(s.position());
+        }
+
+        /** A job with state has its positions in its checkpoints: without one there, the startup mode applies. */
+        @Override
+        public boolean resumesCommittedOffsets() {
+            return !stateful;
         }
 
         @Override
@@ -263,7 +290,7 @@ public final class JobInstance extends AbstractJob {
 
         @Override
         public TaskSnapshot restored(String taskId) {
-            return restored == null ? null : restored.tasks().get(taskId);
+            return restoredTasks.get(taskId);
         }
 
         @Override
@@ -338,7 +365,12 @@ public final class JobInstance extends AbstractJob {
             await(t);
         }
         sources.forEach((node, source) -> close("source " + node.table().name(), source));
-        ended(finalState, () -> cleanUpStateDir(failure != null ? State.FAILED : finalState));
+        ended(finalState, () -> {
+            if (lock != null) {
+                cleanUpStateDir(failure != null ? State.FAILED : finalState);
+                lock.close();
+            }
+        });
     }
 
     /**
@@ -354,6 +386,32 @@ public final class JobInstance extends AbstractJob {
             } catch (IOException e) {
                 LOG.warn("job={} cannot delete {}: {}", graph.name(), jobStateDir.resolve(dir), e.toString());
             }
+        }
+    }
+
+    /**
+     * Deletes a local job's checkpoints and working state, so that its next run starts from scratch: empty state, and
+     * sources from their startup mode. Refused ({@link StateConflictException}) while a process runs the job. Returns
+     * how many completed checkpoints were deleted.
+     */
+    public static int reset(EngineContext engine, String jobName) throws IOException {
+        Path dir = engine.stateDir().resolve(jobName);
+        if (!Files.isDirectory(dir)) {
+            return 0;
+        }
+        try (StateDirLock held = StateDirLock.acquire(dir, jobName)) {
+            Path checkpoints = dir.resolve(CHECKPOINTS_DIR);
+            int completed = 0;
+            if (Files.isDirectory(checkpoints)) {
+                try (Stream<Path> all = Files.list(checkpoints)) {
+                    completed = (int) all.filter(d -> Files.isRegularFile(d.resolve(CompletedCheckpoint.METADATA)))
+                            .count();
+                }
+            }
+            CompletedCheckpoint.deleteTree(checkpoints);
+            CompletedCheckpoint.deleteTree(dir.resolve(WORK_DIR));
+            LOG.info("job={} reset: deleted {} checkpoints and the working state under {}", jobName, completed, dir);
+            return completed;
         }
     }
 

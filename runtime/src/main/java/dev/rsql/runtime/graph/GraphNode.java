@@ -46,6 +46,14 @@ public abstract class GraphNode {
         return false;
     }
 
+    /**
+     * True when the node's operator keeps keyed state (named after the node's id), which checkpoints carry over a
+     * restart; a restart refuses to restore it into an operator whose definition changed.
+     */
+    public boolean keepsState() {
+        return false;
+    }
+
     /** The kind of node as EXPLAIN shows it, e.g. {@code Source}. */
     public abstract String kind();
 

@@ -51,6 +51,11 @@ public final class GroupAggregateNode extends GraphNode {
     }
 
     @Override
+    public boolean keepsState() {
+        return true;
+    }
+
+    @Override
     public String kind() {
         return "GroupAggregate";
     }

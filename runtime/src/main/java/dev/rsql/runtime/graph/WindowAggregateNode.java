@@ -90,6 +90,11 @@ public final class WindowAggregateNode extends GraphNode {
     }
 
     @Override
+    public boolean keepsState() {
+        return true;
+    }
+
+    @Override
     public String kind() {
         return "WindowAggregate";
     }

@@ -43,7 +43,7 @@ class JobInstanceTest {
 
     static JobInstance run(JobGraph graph) throws Exception {
         JobInstance job = new JobInstance(graph, EngineContext.of(Map.of("checkpoint.interval", "20ms",
-                "worker.threads", "2")));
+                "worker.threads", "2", "state.dir", "target/state")));
         job.start();
         assertTrue(job.awaitTermination(Duration.ofSeconds(60)), "job did not end");
         return job;

@@ -24,6 +24,7 @@ final class FileSource implements Source {
     private final ConnectorContext context;
     private final List<Path> files;
     private final Path base;
+    private final Path resolvedPath;
     private final int[] pathColumns;
     private final int[] lineColumns;
     private final boolean[] lineAsInt;
@@ -33,6 +34,7 @@ final class FileSource implements Source {
         String table = context.table().name();
         String location = context.options().require(FileConnectorFactory.PATH_KEYS);
         Path p = toPath(location);
+        this.resolvedPath = p;
         List<Path> found = new ArrayList<>();
         try {
             if (Files.isRegularFile(p)) {
@@ -149,6 +151,12 @@ final class FileSource implements Source {
     @Override
     public boolean isBounded() {
         return true;
+    }
+
+    /** The path: line positions mean nothing in other files. */
+    @Override
+    public String identity() {
+        return "path " + resolvedPath;
     }
 
     @Override

@@ -209,6 +209,12 @@ final class RocketMqOptions {
         return t;
     }
 
+    /** True when the table names its startup mode, rather than taking the default. */
+    boolean startupModeSet() {
+        String mode = options.get(STARTUP_MODE);
+        return mode != null && !mode.isBlank();
+    }
+
     StartupMode startupMode() {
         String mode = options.get(STARTUP_MODE);
         if (mode == null || mode.isBlank()) {

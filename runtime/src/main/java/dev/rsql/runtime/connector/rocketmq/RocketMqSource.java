@@ -31,7 +31,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * away is revoked from the engine first (its task finishes, flushes and commits) and dropped afterwards.
  *
  * <p>Offsets: where an assigned queue starts is decided here, not by the client's {@code consumeFromWhere}: the
- * group's committed offset on the broker if there is one (asked with {@code setZeroIfNotFound=false}, so the broker's
+ * job's checkpointed position; else the group's committed offset on the broker if there is one and the engine lets
+ * it count ({@link ShardListener#resumesCommittedOffsets}; asked with {@code setZeroIfNotFound=false}, so the broker's
  * "new group reads from 0 while the queue is in memory" shortcut does not hide a missing offset), otherwise the
  * table's startup mode, and {@link GroupConsumer#position positioned} before its pull task starts. Commits go straight
  * to the broker, synchronously, with exactly the task's position.
@@ -46,6 +47,8 @@ final class RocketMqSource implements Source {
     private final String group;
     private final String subscription;
     private final RocketMqOptions.StartupMode mode;
+    /** The table asked for group offsets by name: they count even where the engine keeps its own positions. */
+    private final boolean groupOffsetsAsked;
     private final ZoneId zone;
     private final Map<MessageQueue, RocketMqShardReader> readers = new ConcurrentHashMap<>();
 
@@ -60,6 +63,7 @@ final class RocketMqSource implements Source {
         this.group = options.consumerGroup();
         this.subscription = options.subscription();
         this.mode = options.startupMode();
+        this.groupOffsetsAsked = mode == RocketMqOptions.StartupMode.GROUP_OFFSETS && options.startupModeSet();
         this.zone = zone(context);
         // Validate everything that can be validated before any connection is made.
         if (mode == RocketMqOptions.StartupMode.TIMESTAMP) {
@@ -131,6 +135,12 @@ final class RocketMqSource implements Source {
         c.rebalanceNow();
     }
 
+    /** The topic: queue offsets mean nothing in another one. */
+    @Override
+    public String identity() {
+        return "topic " + options.topic;
+    }
+
     @Override
     public List<String> allShardIds() throws Exception {
         List<String> ids = new ArrayList<>();
@@ -193,7 +203,7 @@ final class RocketMqSource implements Source {
                 try {
                     OptionalLong checkpointed = l.checkpointedPosition(RocketMqShardReader.shardId(q));
                     long start = checkpointed.isPresent() ? checkpointed.getAsLong()
-                            : GroupConsumer.withRetries(() -> startOffset(q));
+                            : GroupConsumer.withRetries(() -> startOffset(q, l.resumesCommittedOffsets()));
                     consumer.position(q, start);
                     RocketMqShardReader r = new RocketMqShardReader(this, q, start, newDecoder(), metadataReaders(),
                             options.queueBufferSize(), options.queueBufferBytes());
@@ -219,9 +229,12 @@ final class RocketMqSource implements Source {
         }
     }
 
-    /** The committed offset of the group, or where the startup mode says a queue without one starts. */
-    private long startOffset(MessageQueue q) throws Exception {
-        Long committed = consumer.committedOffset(q);
+    /**
+     * The committed offset of the group (if the engine lets committed offsets count, or the table asked for them), or
+     * where the startup mode says a queue without one starts.
+     */
+    private long startOffset(MessageQueue q, boolean resumeCommitted) throws Exception {
+        Long committed = resumeCommitted || groupOffsetsAsked ? consumer.committedOffset(q) : null;
         if (committed != null) {
             return committed;
         }

@@ -52,8 +52,11 @@ class RocketMqRebalanceTest {
         await("instance a to read the first 2000", Duration.ofSeconds(30),
                 () -> CollectSinkFactory.rows(collectId).size() >= 2_000);
 
-        // Instance b joins while messages keep arriving: a revokes two queues mid-stream.
-        JobInstance b2 = startJob(graph, engineConfig("instance-b"));
+        // Instance b joins while messages keep arriving: a revokes two queues mid-stream. It is another process of
+        // the job, as on another machine: one state directory has one owner.
+        Map<String, String> configB = engineConfig("instance-b");
+        configB.put("state.dir", configB.get("state.dir") + "-b");
+        JobInstance b2 = startJob(graph, configB);
         int total = 2_000 + 30_000 + 2_000;
         try {
             produce(topic, bodies(2_000, 30_000));
