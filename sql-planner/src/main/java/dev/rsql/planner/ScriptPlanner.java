@@ -114,6 +114,10 @@ public final class ScriptPlanner {
                     throw fromCalcite(e);
                 } catch (CalciteException e) {
                     throw new PlanningException(stmt.getParserPosition(), e.getMessage(), e);
+                } catch (PlanningException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    throw unexpected(stmt.getParserPosition(), e);
                 }
             }
             if (inserts.isEmpty()) {
@@ -139,6 +143,10 @@ public final class ScriptPlanner {
                     throw fromCalcite(e);
                 } catch (CalciteException e) {
                     throw new PlanningException(insert.getParserPosition(), e.getMessage(), e);
+                } catch (PlanningException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    throw unexpected(insert.getParserPosition(), e);
                 }
             }
             JobGraph graph = builder.build();
@@ -430,6 +438,14 @@ public final class ScriptPlanner {
             CatalogTable t = table.catalogTable();
             return new GraphTranslator.SourceSettings(errorPolicy(t), deadLetterTable(t));
         }
+    }
+
+    /** Any other failure still names the statement: the user sees one line with a position, never a stack trace. */
+    private static PlanningException unexpected(SqlParserPos pos, RuntimeException e) {
+        String message = e instanceof ConfigException ? e.getMessage()
+                : "cannot plan this statement: " + e.getClass().getSimpleName()
+                + (e.getMessage() == null ? "" : ": " + e.getMessage());
+        return new PlanningException(pos, message, e);
     }
 
     private static PlanningException fromCalcite(CalciteContextException e) {
