@@ -150,7 +150,8 @@ public final class ScriptPlanner {
                 }
             }
             JobGraph graph = builder.build();
-            new ConnectorValidation(jobName, new Options(allSettings()), context.classLoader(), catalog).validate(graph);
+            new ConnectorValidation(jobName, new Options(allSettings()), context.classLoader(), catalog)
+                    .validate(graph);
             compiler.compile();
             return new PlannedJob(graph, catalog, compiler.source(), relPlans);
         }
