@@ -13,17 +13,16 @@ import dev.rsql.planner.catalog.TableColumn;
 import dev.rsql.planner.catalog.WatermarkSpec;
 import dev.rsql.planner.codegen.CalcCompiler;
 import dev.rsql.planner.functions.udf.UserFunctions;
+import dev.rsql.planner.translate.ConstantExpressions;
 import dev.rsql.planner.translate.GraphTranslator;
 import dev.rsql.planner.translate.PlanOptimizer;
 import dev.rsql.planner.translate.StreamSettings;
 import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.config.Options;
-import dev.rsql.runtime.connector.ConnectorRegistry;
 import dev.rsql.runtime.graph.EmitSpec;
 import dev.rsql.runtime.graph.ErrorPolicy;
 import dev.rsql.runtime.graph.GraphBuilder;
 import dev.rsql.runtime.graph.JobGraph;
-import dev.rsql.runtime.graph.SourceNode;
 import dev.rsql.runtime.table.TableDescriptor;
 import dev.rsql.sql.parser.RsqlParser;
 import dev.rsql.sql.parser.ddl.SqlCreateFunction;
@@ -58,6 +57,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Plans a whole script into one operator graph: DDL builds the catalog, every INSERT (and every INSERT of a
@@ -114,6 +114,10 @@ public final class ScriptPlanner {
                     throw fromCalcite(e);
                 } catch (CalciteException e) {
                     throw new PlanningException(stmt.getParserPosition(), e.getMessage(), e);
+                } catch (PlanningException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    throw unexpected(stmt.getParserPosition(), e);
                 }
             }
             if (inserts.isEmpty()) {
@@ -128,6 +132,7 @@ public final class ScriptPlanner {
             for (SqlRichInsert insert : inserts) {
                 try {
                     RelNode rel = PlanOptimizer.optimize(session.toRel(retarget(insert)).rel);
+                    ConstantExpressions.check(rel, insert, rel.getCluster().getRexBuilder());
                     relPlans.add(RelOptUtil.toString(rel));
                     if (Boolean.getBoolean("rsql.debug.plans")) {
                         System.out.println(RelOptUtil.toString(rel));
@@ -138,10 +143,15 @@ public final class ScriptPlanner {
                     throw fromCalcite(e);
                 } catch (CalciteException e) {
                     throw new PlanningException(insert.getParserPosition(), e.getMessage(), e);
+                } catch (PlanningException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    throw unexpected(insert.getParserPosition(), e);
                 }
             }
             JobGraph graph = builder.build();
-            checkConnectors(graph);
+            new ConnectorValidation(jobName, new Options(allSettings()), context.classLoader(), catalog)
+                    .validate(graph);
             compiler.compile();
             return new PlannedJob(graph, catalog, compiler.source(), relPlans);
         }
@@ -169,27 +179,6 @@ public final class ScriptPlanner {
             } catch (java.time.DateTimeException e) {
                 throw new PlanningException("unknown time zone '" + zone + "' (table.local-time-zone / "
                         + "blink.job.timeZone): use an id such as 'Asia/Shanghai' or 'UTC'");
-            }
-        }
-
-        /** Every table the job reads or writes names a connector that is installed (engine or ext/). */
-        private void checkConnectors(JobGraph graph) {
-            ConnectorRegistry connectors = new ConnectorRegistry(context.classLoader());
-            List<TableDescriptor> tables = new ArrayList<>();
-            for (SourceNode s : graph.sources()) {
-                tables.add(s.table());
-                if (s.deadLetterTable() != null) {
-                    tables.add(s.deadLetterTable());
-                }
-            }
-            graph.sinks().forEach(s -> tables.add(s.table()));
-            for (TableDescriptor t : tables) {
-                if (!connectors.contains(t.connector())) {
-                    CatalogTable ct = catalog.table(t.name());
-                    throw new PlanningException(ct == null ? null : ct.position(), "table " + t.name() + ": connector '"
-                            + t.connector() + "' is not available; installed: " + connectors.names()
-                            + " (a jar in ext/ can add one)");
-                }
             }
         }
 
@@ -360,7 +349,9 @@ public final class ScriptPlanner {
             try {
                 return ErrorPolicy.valueOf(policy.trim().toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new PlanningException(t.position(), "table " + t.name()
+                String key = Stream.of("scan.error-policy", "error-policy", "errorPolicy").filter(o::containsKey)
+                        .findFirst().orElse(null);
+                throw new PlanningException(t.optionPosition(key), "table " + t.name()
                         + ": 'scan.error-policy' must be 'fail' or 'skip', got '" + policy + "'");
             }
         }
@@ -448,6 +439,14 @@ public final class ScriptPlanner {
             CatalogTable t = table.catalogTable();
             return new GraphTranslator.SourceSettings(errorPolicy(t), deadLetterTable(t));
         }
+    }
+
+    /** Any other failure still names the statement: the user sees one line with a position, never a stack trace. */
+    private static PlanningException unexpected(SqlParserPos pos, RuntimeException e) {
+        String message = e instanceof ConfigException ? e.getMessage()
+                : "cannot plan this statement: " + e.getClass().getSimpleName()
+                + (e.getMessage() == null ? "" : ": " + e.getMessage());
+        return new PlanningException(pos, message, e);
     }
 
     private static PlanningException fromCalcite(CalciteContextException e) {

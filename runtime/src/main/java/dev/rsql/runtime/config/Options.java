@@ -69,7 +69,7 @@ public final class Options {
         try {
             return Integer.parseInt(v.trim());
         } catch (NumberFormatException e) {
-            throw new ConfigException("option '" + keys[0] + "' must be an integer, got '" + v + "'");
+            throw invalid(keys, "must be an integer, got '" + v + "'");
         }
     }
 
@@ -81,7 +81,7 @@ public final class Options {
         try {
             return Long.parseLong(v.trim());
         } catch (NumberFormatException e) {
-            throw new ConfigException("option '" + keys[0] + "' must be an integer, got '" + v + "'");
+            throw invalid(keys, "must be an integer, got '" + v + "'");
         }
     }
 
@@ -93,7 +93,7 @@ public final class Options {
         try {
             return Double.parseDouble(v.trim());
         } catch (NumberFormatException e) {
-            throw new ConfigException("option '" + keys[0] + "' must be a number, got '" + v + "'");
+            throw invalid(keys, "must be a number, got '" + v + "'");
         }
     }
 
@@ -109,7 +109,7 @@ public final class Options {
         if (t.equals("false")) {
             return false;
         }
-        throw new ConfigException("option '" + keys[0] + "' must be true or false, got '" + v + "'");
+        throw invalid(keys, "must be true or false, got '" + v + "'");
     }
 
     /** A duration: a bare number is milliseconds; otherwise {@code 10 s}, {@code 5min}, {@code 2h}, {@code PT1S}. */
@@ -121,8 +121,21 @@ public final class Options {
         try {
             return Durations.parse(v);
         } catch (IllegalArgumentException e) {
-            throw new ConfigException("option '" + keys[0] + "': " + e.getMessage());
+            throw invalid(keys, "must be a duration such as '500 ms', '10 s' or '5 min', got '" + v + "'");
         }
+    }
+
+    /** An error about the value found under the first present key of {@code keys}; the exception names that key. */
+    private ConfigException invalid(String[] keys, String problem) {
+        String key = keys[0];
+        for (String k : keys) {
+            String lower = k.toLowerCase(Locale.ROOT);
+            if (values.containsKey(lower)) {
+                key = originalKeys.get(lower);
+                break;
+            }
+        }
+        return ConfigException.ofOption(key, "option '" + key + "' " + problem);
     }
 
     /** Options whose keys start with the prefix, with the prefix removed (e.g. {@code json.} format options). */

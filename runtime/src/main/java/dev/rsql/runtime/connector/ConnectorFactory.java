@@ -19,6 +19,34 @@ public interface ConnectorFactory {
         return Set.of();
     }
 
+    /**
+     * Checks, before the job runs, that the table can be read as declared: required options present, values that
+     * parse, a known format, supported metadata columns. The planner calls it, so {@code bin/rsql check} reports a
+     * mistake with its position in the script instead of the job failing at start. It must not connect to anything
+     * nor change files. Throws {@link ConfigException}, naming the option to blame ({@link ConfigException#option})
+     * where there is one. The default only checks that the connector can be read from at all.
+     */
+    default void validateSource(ConnectorContext context) {
+        if (!overrides("createSource")) {
+            createSource(context);
+        }
+    }
+
+    /** As {@link #validateSource}, for a table the job writes. */
+    default void validateSink(ConnectorContext context) {
+        if (!overrides("createSink")) {
+            createSink(context);
+        }
+    }
+
+    private boolean overrides(String method) {
+        try {
+            return getClass().getMethod(method, ConnectorContext.class).getDeclaringClass() != ConnectorFactory.class;
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     default Source createSource(ConnectorContext context) {
         throw new ConfigException("connector '" + identifier() + "' cannot be read from (table "
                 + context.table().name() + ")");

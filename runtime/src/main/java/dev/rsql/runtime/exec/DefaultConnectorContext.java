@@ -1,5 +1,6 @@
 package dev.rsql.runtime.exec;
 
+import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.connector.ConnectorContext;
 import dev.rsql.runtime.connector.JobInfo;
@@ -41,7 +42,7 @@ public final class DefaultConnectorContext implements ConnectorContext {
     @Override
     public RowDecoder createDecoder(String defaultFormat, RowType payloadFields, int[] targetPositions, int targetArity) {
         String name = formatName(defaultFormat);
-        FormatFactory f = formats.get(name);
+        FormatFactory f = format(name);
         RowDecoder decoder = f.createDecoder(new FormatContext(table.name(), payloadFields, targetPositions, targetArity,
                 formatOptions(name)));
         return new GuardedRowDecoder(decoder, GuardedRowDecoder.maxRecordBytes(table.options()));
@@ -50,12 +51,30 @@ public final class DefaultConnectorContext implements ConnectorContext {
     @Override
     public RowEncoder createEncoder(String defaultFormat, RowType payloadFields) {
         String name = formatName(defaultFormat);
-        FormatFactory f = formats.get(name);
+        FormatFactory f = format(name);
         return f.createEncoder(FormatContext.of(table.name(), payloadFields, formatOptions(name)));
     }
 
+    private static final String[] FORMAT_KEYS = {"format", "value.format", "data_format", "dataformat"};
+
     private String formatName(String defaultFormat) {
-        return table.options().getOrDefault(defaultFormat, "format", "value.format", "data_format", "dataformat");
+        return table.options().getOrDefault(defaultFormat, FORMAT_KEYS);
+    }
+
+    /** The format factory; an unknown format blames the option that names it. */
+    private FormatFactory format(String name) {
+        try {
+            return formats.get(name);
+        } catch (ConfigException e) {
+            String key = null;
+            for (String k : FORMAT_KEYS) {
+                if (table.options().containsKey(k)) {
+                    key = k;
+                    break;
+                }
+            }
+            throw new ConfigException(key, "table " + table.name() + ": " + e.getMessage(), e);
+        }
     }
 
     /** The table's options, with {@code <format>.}-prefixed keys also visible without the prefix (they win). */

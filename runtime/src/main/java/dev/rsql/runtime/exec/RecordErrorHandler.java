@@ -154,7 +154,12 @@ final class RecordErrorHandler {
         return row;
     }
 
-    long skipped() {
+    /** The table whose records the task reads (after an exchange: the source tables upstream). */
+    String tableName() {
+        return tableName;
+    }
+
+        long skipped() {
         return skipped.get();
     }
 

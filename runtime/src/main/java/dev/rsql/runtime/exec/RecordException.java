@@ -7,10 +7,11 @@ public final class RecordException extends Exception {
         super(message, cause);
     }
 
-    /** Processing a decoded record failed in an operator or sink. */
-    static RecordException processing(String jobName, String taskId, String position, Throwable cause) {
-        return new RecordException("job " + jobName + " task " + taskId + ": record at " + position + " failed: "
-                + cause.getMessage(), cause);
+    /** Processing a decoded record of {@code table} (or tables, after an exchange) failed in an operator or sink. */
+    static RecordException processing(String jobName, String taskId, String table, String position,
+                                      Throwable cause) {
+        return new RecordException("job " + jobName + " task " + taskId + ": table " + table + ": record at "
+                + position + " failed: " + cause.getMessage(), cause);
     }
 
     /** A record could not be decoded and the table's policy is to fail. */

@@ -102,7 +102,8 @@ final class SourceTask extends Task implements ReaderOutput {
         try {
             head.emit(row);
         } catch (Exception e) {
-            throw RecordException.processing(services.jobName(), id, reader.describePosition(position), e);
+            throw RecordException.processing(services.jobName(), id, errors.tableName(),
+                    reader.describePosition(position), e);
         }
     }
 

@@ -451,7 +451,7 @@ public abstract class Task {
         if (errors.functionError(position, row, failure)) {
             return true;
         }
-        throw RecordException.processing(services.jobName(), id, position, failure);
+        throw RecordException.processing(services.jobName(), id, errors.tableName(), position, failure);
     }
 
     /**

@@ -25,7 +25,6 @@ import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.validate.SqlConformance;
 import org.apache.calcite.sql.validate.SqlValidator;
-import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 
@@ -78,7 +77,7 @@ public final class PlannerSession {
                 .withConformance(conformance)
                 .withIdentifierExpansion(true)
                 .withTypeCoercionEnabled(true);
-        return SqlValidatorUtil.newValidator(operatorTable, catalogReader, typeFactory, config);
+        return new RsqlValidator(operatorTable, catalogReader, typeFactory, config);
     }
 
     /** The declared type as the engine stores it. */

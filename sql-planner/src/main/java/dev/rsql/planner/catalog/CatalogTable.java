@@ -12,6 +12,8 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /** A table declared by CREATE TABLE in a script. Immutable. */
 public final class CatalogTable {
@@ -23,10 +25,13 @@ public final class CatalogTable {
     private final boolean dimension;
     private final String connector;
     private final Options options;
+    private final Map<String, SqlParserPos> optionPositions;
     private final SqlParserPos position;
 
+    /** @param optionPositions where each option is written, by lower-case key */
     public CatalogTable(String name, List<TableColumn> columns, List<String> primaryKey, WatermarkSpec watermark,
-                        boolean dimension, String connector, Options options, SqlParserPos position) {
+                        boolean dimension, String connector, Options options, Map<String, SqlParserPos> optionPositions,
+                        SqlParserPos position) {
         this.name = name;
         this.columns = List.copyOf(columns);
         this.primaryKey = List.copyOf(primaryKey);
@@ -34,6 +39,7 @@ public final class CatalogTable {
         this.dimension = dimension;
         this.connector = connector;
         this.options = options;
+        this.optionPositions = Map.copyOf(optionPositions);
         this.position = position;
     }
 
@@ -70,6 +76,12 @@ public final class CatalogTable {
 
     public SqlParserPos position() {
         return position;
+    }
+
+    /** Where the option is written in the WITH clause; the table's position when the key is null or absent. */
+    public SqlParserPos optionPosition(String key) {
+        SqlParserPos p = key == null ? null : optionPositions.get(key.toLowerCase(Locale.ROOT));
+        return p == null ? position : p;
     }
 
     public boolean hasComputedColumns() {

@@ -17,8 +17,10 @@ import dev.rsql.sql.parser.ddl.SqlTableOption;
 import dev.rsql.sql.parser.ddl.SqlWatermark;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParserPos;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -66,7 +68,9 @@ public final class DdlConverter {
             watermark = new WatermarkSpec(col, wm.getStrategy(), wm.getParserPosition());
         }
         Map<String, String> raw = new LinkedHashMap<>();
+        Map<String, SqlParserPos> optionPositions = new HashMap<>();
         for (SqlTableOption o : ddl.getOptions()) {
+            optionPositions.put(o.getKeyString().toLowerCase(Locale.ROOT), o.getParserPosition());
             try {
                 raw.put(o.getKeyString(), Placeholders.resolve(o.getValueString(), placeholders));
             } catch (ConfigException e) {
@@ -77,7 +81,7 @@ public final class DdlConverter {
         Options options = new Options(raw);
         String connector = options.get("connector", "type");
         return new CatalogTable(tableName, columns, primaryKey, watermark, ddl.isDimensionTable(), connector, options,
-                ddl.getParserPosition());
+                optionPositions, ddl.getParserPosition());
     }
 
     private TableColumn column(SqlTableColumn c) {
@@ -103,7 +107,7 @@ public final class DdlConverter {
     }
 
     private static String resolveColumn(List<TableColumn> columns, String name, String table,
-                                        org.apache.calcite.sql.parser.SqlParserPos pos) {
+                                        SqlParserPos pos) {
         for (TableColumn c : columns) {
             if (c.name().equalsIgnoreCase(name)) {
                 return c.name();

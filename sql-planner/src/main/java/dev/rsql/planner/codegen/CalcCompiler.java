@@ -84,8 +84,9 @@ public final class CalcCompiler {
     /** Adds a program; the returned factory works once {@link #compile()} has run. */
     public Supplier<CalcFunction> add(RexProgram program) {
         String name = "Calc" + classes.size();
-        classes.add(generate(name, TimestampCastRewriter.rewrite(ConstantLikeRewriter.rewrite(program, rexBuilder),
-                rexBuilder)));
+        RexProgram rewritten = ConstantLikeRewriter.rewrite(program, rexBuilder);
+        rewritten = CheckedCastRewriter.rewrite(TimestampCastRewriter.rewrite(rewritten, rexBuilder), rexBuilder);
+        classes.add(generate(name, rewritten));
         CompiledCalc calc = new CompiledCalc(PACKAGE + "." + unitName + "$" + name);
         pending.add(calc);
         return calc;

@@ -29,6 +29,12 @@ public final class DatagenConnectorFactory implements ConnectorFactory {
         return Set.of("random");
     }
 
+    /** The source reads its options when constructed and starts nothing until {@link Source#start}. */
+    @Override
+    public void validateSource(ConnectorContext context) {
+        new DatagenSource(context);
+    }
+
     @Override
     public Source createSource(ConnectorContext context) {
         return new DatagenSource(context);

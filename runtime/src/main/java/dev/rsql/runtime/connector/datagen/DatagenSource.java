@@ -44,13 +44,14 @@ final class DatagenSource implements Source {
         }
         this.shards = o.getInt(1, "shards", "parallelism");
         if (shards < 1) {
-            throw new ConfigException("datagen table " + table + ": option 'shards' must be at least 1");
+            throw ConfigException.ofOption("shards", "datagen table " + table + ": option 'shards' must be at least 1");
         }
         String n = o.get("number-of-rows", "numberOfRows", "rows", "number.of.rows");
         this.numberOfRows = n == null || n.isBlank() ? -1 : o.getLong(-1, "number-of-rows", "numberOfRows", "rows",
                 "number.of.rows");
         if (n != null && !n.isBlank() && numberOfRows < 0) {
-            throw new ConfigException("datagen table " + table + ": option 'number-of-rows' must not be negative");
+            throw ConfigException.ofOption("number-of-rows",
+                    "datagen table " + table + ": option 'number-of-rows' must not be negative");
         }
         this.rowsPerSecond = o.getDouble(10_000, "rows-per-second", "rowsPerSecond", "rows.per.second");
         String s = o.get("seed");

@@ -49,12 +49,13 @@ final class FieldSpec {
         String kind = all.getOrDefault("random", p + "kind").trim().toLowerCase(Locale.ROOT);
         nullRate = all.getDouble(0, p + "null-rate", p + "nullRate");
         if (nullRate < 0 || nullRate > 1) {
-            throw new ConfigException(where + "null-rate must be between 0 and 1, got " + nullRate);
+            throw ConfigException.ofOption(p + "null-rate",
+                    where + "null-rate must be between 0 and 1, got " + nullRate);
         }
         String lengthText = all.get(p + "length");
         length = lengthText == null ? null : all.getInt(10, p + "length");
         if (length != null && length < 0) {
-            throw new ConfigException(where + "length must not be negative");
+            throw ConfigException.ofOption(p + "length", where + "length must not be negative");
         }
         maxPast = all.getDuration(java.time.Duration.ZERO, p + "max-past", p + "maxPast").toMillis();
         String minText = all.get(p + "min");
@@ -68,10 +69,12 @@ final class FieldSpec {
             minD = !integral && minText != null ? Double.parseDouble(minText.trim()) : null;
             maxD = !integral && maxText != null ? Double.parseDouble(maxText.trim()) : null;
         } catch (NumberFormatException e) {
-            throw new ConfigException(where + "min/max must be numbers, got min=" + minText + ", max=" + maxText);
+            throw ConfigException.ofOption(minText != null ? p + "min" : p + "max",
+                    where + "min/max must be numbers, got min=" + minText + ", max=" + maxText);
         }
         if ((minText != null || maxText != null) && !k.isNumeric()) {
-            throw new ConfigException(where + "min/max apply to numeric columns only, not " + type);
+            throw ConfigException.ofOption(minText != null ? p + "min" : p + "max",
+                    where + "min/max apply to numeric columns only, not " + type);
         }
         String valuesText = all.get(p + "values");
         if (valuesText != null) {
@@ -81,7 +84,7 @@ final class FieldSpec {
                 try {
                     vs.add(t.equalsIgnoreCase("null") && !k.isCharacter() ? null : ValueText.fromString(type, t));
                 } catch (IllegalArgumentException e) {
-                    throw new ConfigException(where + "values: " + e.getMessage());
+                    throw ConfigException.ofOption(p + "values", where + "values: " + e.getMessage());
                 }
             }
             values = vs.toArray();
@@ -96,7 +99,8 @@ final class FieldSpec {
                 break;
             case "sequence":
                 if (!k.isNumeric() && !k.isCharacter()) {
-                    throw new ConfigException(where + "kind 'sequence' needs a numeric or string column, not " + type);
+                    throw ConfigException.ofOption(p + "kind",
+                            where + "kind 'sequence' needs a numeric or string column, not " + type);
                 }
                 sequence = true;
                 String s = all.get(p + "start");
@@ -108,17 +112,20 @@ final class FieldSpec {
                     seqStart = Long.parseLong(s.trim());
                     seqEnd = Long.parseLong(e.trim());
                 } catch (NumberFormatException ex) {
-                    throw new ConfigException(where + "sequence start and end must be integers, got " + s + " and " + e);
+                    throw ConfigException.ofOption(p + "start",
+                            where + "sequence start and end must be integers, got " + s + " and " + e);
                 }
                 if (seqEnd < seqStart) {
-                    throw new ConfigException(where + "sequence end " + seqEnd + " is before start " + seqStart);
+                    throw ConfigException.ofOption(p + "end",
+                            where + "sequence end " + seqEnd + " is before start " + seqStart);
                 }
                 if (seqEnd - seqStart < 0 || seqEnd - seqStart == Long.MAX_VALUE) {
                     throw new ConfigException(where + "sequence range is too large");
                 }
                 break;
             default:
-                throw new ConfigException(where + "kind must be random or sequence, got '" + kind + "'");
+                throw ConfigException.ofOption(p + "kind",
+                        where + "kind must be random or sequence, got '" + kind + "'");
         }
     }
 
@@ -323,7 +330,8 @@ final class FieldSpec {
                 }
             }
             if (!known) {
-                throw new ConfigException("datagen table " + table + ": option '" + key + "' names no column; columns: "
+                throw ConfigException.ofOption(key,
+                        "datagen table " + table + ": option '" + key + "' names no column; columns: "
                         + columns);
             }
         }

@@ -34,6 +34,20 @@ public final class FileConnectorFactory implements ConnectorFactory {
         return Set.of("filesystem");
     }
 
+    /** The source only lists files when constructed. */
+    @Override
+    public void validateSource(ConnectorContext context) {
+        new FileSource(context);
+    }
+
+    /** The sink creates and truncates files when constructed: only what it reads is checked. */
+    @Override
+    public void validateSink(ConnectorContext context) {
+        context.options().require(PATH_KEYS);
+        context.options().getBoolean(true, "append", "needAppend");
+        context.createEncoder(defaultFormat(context), context.table().schema().physicalRowType());
+    }
+
     @Override
     public Source createSource(ConnectorContext context) {
         return new FileSource(context);

@@ -114,6 +114,9 @@ final class FileSource implements Source {
                             + c.metadataKey() + "' of column " + c.name() + "; available: file.path (STRING), line (BIGINT)");
             }
         }
+        // fail early on a bad format or format options, not in the first shard
+        context.createDecoder(FileConnectorFactory.defaultFormat(context), schema.physicalRowType(),
+                schema.physicalPositions(), columns.size());
         pathColumns = paths.stream().mapToInt(Integer::intValue).toArray();
         lineColumns = lines.stream().mapToInt(Integer::intValue).toArray();
         lineAsInt = new boolean[asInt.size()];

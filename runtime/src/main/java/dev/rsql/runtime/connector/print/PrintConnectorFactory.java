@@ -41,6 +41,12 @@ public final class PrintConnectorFactory implements ConnectorFactory {
         return "print";
     }
 
+    /** Creating the sink opens nothing. */
+    @Override
+    public void validateSink(ConnectorContext context) {
+        createSink(context);
+    }
+
     @Override
     public Sink createSink(ConnectorContext context) {
         String table = context.table().name();
@@ -68,7 +74,8 @@ public final class PrintConnectorFactory implements ConnectorFactory {
                     target = Target.LOG;
                     break;
                 default:
-                    throw new ConfigException("print sink of table " + table + ": option 'target' must be stdout, "
+                    throw ConfigException.ofOption("target",
+                            "print sink of table " + table + ": option 'target' must be stdout, "
                             + "stderr or log, got '" + t + "'");
             }
         }

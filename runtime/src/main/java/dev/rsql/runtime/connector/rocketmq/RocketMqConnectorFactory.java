@@ -87,6 +87,17 @@ public final class RocketMqConnectorFactory implements ConnectorFactory {
         return Set.of("mq", "metaq");
     }
 
+    /** The source checks its options when constructed and connects only when started. */
+    @Override
+    public void validateSource(ConnectorContext context) {
+        new RocketMqSource(RocketMqOptions.of(context), context);
+    }
+
+    @Override
+    public void validateSink(ConnectorContext context) {
+        RocketMqSink.validate(RocketMqOptions.of(context), context);
+    }
+
     @Override
     public Source createSource(ConnectorContext context) {
         return new RocketMqSource(RocketMqOptions.of(context), context);

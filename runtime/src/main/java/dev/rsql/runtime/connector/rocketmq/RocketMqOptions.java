@@ -103,6 +103,18 @@ final class RocketMqOptions {
         return new IllegalStateException("table " + table + " (connector rocketmq): " + message, cause);
     }
 
+    /** An error about the option found under one of {@code keys}. */
+    ConfigException error(String[] keys, String message) {
+        String key = null;
+        for (String k : keys) {
+            if (options.containsKey(k)) {
+                key = k;
+                break;
+            }
+        }
+        return new ConfigException(key, "table " + table + " (connector rocketmq): " + message, null);
+    }
+
     private String nameServer(ConnectorContext context) {
         String v = options.get(NAMESRV);
         if (v == null || v.isBlank()) {
@@ -243,8 +255,8 @@ final class RocketMqOptions {
             case "specific-offsets":
                 return StartupMode.SPECIFIC_OFFSET;
             default:
-                throw error("option 'scan.startup.mode' must be group-offsets, earliest, latest, timestamp or "
-                        + "specific-offset, got '" + mode + "'");
+                throw error(STARTUP_MODE, "option 'scan.startup.mode' must be group-offsets, earliest, latest, "
+                        + "timestamp or specific-offset, got '" + mode + "'");
         }
     }
 
@@ -255,7 +267,8 @@ final class RocketMqOptions {
             try {
                 return Long.parseLong(millis.trim());
             } catch (NumberFormatException e) {
-                throw error("option 'scan.startup.timestamp-millis' must be epoch milliseconds, got '" + millis + "'");
+                throw error(STARTUP_TIMESTAMP, "option 'scan.startup.timestamp-millis' must be epoch milliseconds, "
+                        + "got '" + millis + "'");
             }
         }
         String time = options.get(START_TIME);
@@ -272,7 +285,7 @@ final class RocketMqOptions {
                     : LocalDateTime.parse(t.replace('T', ' '), START_TIME_FORMAT);
             return ldt.atZone(zone).toInstant().toEpochMilli();
         } catch (DateTimeParseException | NumberFormatException e) {
-            throw error("option 'startTime' must look like 2024-01-31 12:00:00, got '" + time + "'");
+            throw error(START_TIME, "option 'startTime' must look like 2024-01-31 12:00:00, got '" + time + "'");
         }
     }
 
@@ -281,21 +294,21 @@ final class RocketMqOptions {
     }
 
     int pullBatchSize() {
-        return positive(options.getInt(256, PULL_BATCH), PULL_BATCH[0], 1024);
+        return positive(options.getInt(256, PULL_BATCH), PULL_BATCH, 1024);
     }
 
     int pullThreads() {
-        return positive(options.getInt(20, PULL_THREADS), PULL_THREADS[0], 1024);
+        return positive(options.getInt(20, PULL_THREADS), PULL_THREADS, 1024);
     }
 
     int queueBufferSize() {
-        return positive(options.getInt(16_384, QUEUE_BUFFER), QUEUE_BUFFER[0], Integer.MAX_VALUE);
+        return positive(options.getInt(16_384, QUEUE_BUFFER), QUEUE_BUFFER, Integer.MAX_VALUE);
     }
 
     long queueBufferBytes() {
         long v = options.getLong(8L * 1024 * 1024, QUEUE_BUFFER_BYTES);
         if (v < 1024) {
-            throw error("option 'scan.queue-buffer-bytes' must be at least 1024, got " + v);
+            throw error(QUEUE_BUFFER_BYTES, "option 'scan.queue-buffer-bytes' must be at least 1024, got " + v);
         }
         return v;
     }
@@ -303,11 +316,11 @@ final class RocketMqOptions {
     // ---- sink ----
 
     int sinkBatchSize() {
-        return positive(options.getInt(128, SINK_BATCH_SIZE), SINK_BATCH_SIZE[0], 10_000);
+        return positive(options.getInt(128, SINK_BATCH_SIZE), SINK_BATCH_SIZE, 10_000);
     }
 
     int sinkBatchBytes() {
-        return positive(options.getInt(1024 * 1024, SINK_BATCH_BYTES), SINK_BATCH_BYTES[0], 4 * 1024 * 1024);
+        return positive(options.getInt(1024 * 1024, SINK_BATCH_BYTES), SINK_BATCH_BYTES, 4 * 1024 * 1024);
     }
 
     int sendTimeoutMillis() {
@@ -318,7 +331,7 @@ final class RocketMqOptions {
     int sendRetries() {
         int r = options.getInt(2, SINK_RETRIES);
         if (r < 0) {
-            throw error("option 'sink.retries' must not be negative, got " + r);
+            throw error(SINK_RETRIES, "option 'sink.retries' must not be negative, got " + r);
         }
         return r;
     }
@@ -333,7 +346,7 @@ final class RocketMqOptions {
     }
 
     int maxPendingMessages() {
-        return positive(options.getInt(20_000, SINK_MAX_PENDING), SINK_MAX_PENDING[0], Integer.MAX_VALUE);
+        return positive(options.getInt(20_000, SINK_MAX_PENDING), SINK_MAX_PENDING, Integer.MAX_VALUE);
     }
 
     /**
@@ -348,14 +361,14 @@ final class RocketMqOptions {
         }
         Duration d = options.getDuration(Duration.ofSeconds(2), SINK_TX_COMMIT_WINDOW);
         if (d.isNegative() || d.isZero()) {
-            throw error("option 'sink.transaction.commit-window' must be positive, got " + d);
+            throw error(SINK_TX_COMMIT_WINDOW, "option 'sink.transaction.commit-window' must be positive, got " + d);
         }
         return d;
     }
 
     /** Half messages, and ends of different keys, one transactional writer has in flight at most. */
     int transactionMaxInFlight() {
-        return positive(options.getInt(256, SINK_TX_MAX_IN_FLIGHT), SINK_TX_MAX_IN_FLIGHT[0], 65_536);
+        return positive(options.getInt(256, SINK_TX_MAX_IN_FLIGHT), SINK_TX_MAX_IN_FLIGHT, 65_536);
     }
 
     List<String> keyColumns() {
@@ -382,9 +395,9 @@ final class RocketMqOptions {
         return v == null || v.isBlank() ? null : v.trim();
     }
 
-    private int positive(int value, String key, int max) {
+    private int positive(int value, String[] keys, int max) {
         if (value < 1 || value > max) {
-            throw error("option '" + key + "' must be between 1 and " + max + ", got " + value);
+            throw error(keys, "option '" + keys[0] + "' must be between 1 and " + max + ", got " + value);
         }
         return value;
     }

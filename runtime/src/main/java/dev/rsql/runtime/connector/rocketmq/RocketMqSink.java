@@ -75,6 +75,51 @@ final class RocketMqSink implements Sink {
     private volatile List<MessageQueue> queues;
     private volatile long queuesFetchedAt;
 
+    /**
+     * Checks what the constructor reads from the options, without starting a producer: for
+     * {@link RocketMqConnectorFactory#validateSink}.
+     */
+    static void validate(RocketMqOptions options, ConnectorContext context) {
+        RowType rowType = context.table().schema().rowType();
+        keyColumns(options, rowType);
+        tagColumn(options, rowType);
+        options.sinkBatchSize();
+        options.sinkBatchBytes();
+        options.maxPendingMessages();
+        options.flushTimeout();
+        options.retryTimeout();
+        options.sendTimeoutMillis();
+        options.sendRetries();
+        options.transactionMaxInFlight();
+        options.transactionCommitWindow();
+        options.producerGroup();
+        context.createEncoder(options.defaultFormat(), context.table().schema().physicalRowType());
+    }
+
+    private static int[] keyColumns(RocketMqOptions options, RowType rowType) {
+        List<String> keyCols = options.keyColumns();
+        int[] columns = new int[keyCols.size()];
+        for (int i = 0; i < keyCols.size(); i++) {
+            int idx = rowType.indexOf(keyCols.get(i));
+            if (idx < 0) {
+                throw options.error(RocketMqOptions.KEY_COLUMNS, "option 'sink.key-columns' names column '"
+                        + keyCols.get(i) + "', which is not a column of the table " + rowType);
+            }
+            columns[i] = idx;
+        }
+        return columns;
+    }
+
+    private static int tagColumn(RocketMqOptions options, RowType rowType) {
+        String tagCol = options.tagColumn();
+        int column = tagCol == null ? -1 : rowType.indexOf(tagCol);
+        if (tagCol != null && column < 0) {
+            throw options.error(RocketMqOptions.TAG_COLUMN, "option 'sink.tag-column' names column '" + tagCol
+                    + "', which is not a column of the table " + rowType);
+        }
+        return column;
+    }
+
     RocketMqSink(RocketMqOptions options, ConnectorContext context) {
         this.options = options;
         this.context = context;
@@ -111,22 +156,8 @@ final class RocketMqSink implements Sink {
         this.propertiesMap = propsMap;
         this.propertyColumns = props.stream().mapToInt(Integer::intValue).toArray();
         this.propertyNames = propNames.toArray(new String[0]);
-        List<String> keyCols = options.keyColumns();
-        this.keyColumns = new int[keyCols.size()];
-        for (int i = 0; i < keyCols.size(); i++) {
-            int idx = rowType.indexOf(keyCols.get(i));
-            if (idx < 0) {
-                throw options.error("option 'sink.key-columns' names column '" + keyCols.get(i)
-                        + "', which is not a column of the table " + rowType);
-            }
-            keyColumns[i] = idx;
-        }
-        String tagCol = options.tagColumn();
-        this.tagColumn = tagCol == null ? -1 : rowType.indexOf(tagCol);
-        if (tagCol != null && tagColumn < 0) {
-            throw options.error("option 'sink.tag-column' names column '" + tagCol
-                    + "', which is not a column of the table " + rowType);
-        }
+        this.keyColumns = keyColumns(options, rowType);
+        this.tagColumn = tagColumn(options, rowType);
         this.constantTag = options.constantTag();
         this.batchSize = options.sinkBatchSize();
         this.batchBytes = options.sinkBatchBytes();

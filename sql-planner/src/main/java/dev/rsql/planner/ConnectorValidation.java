@@ -1,0 +1,86 @@
+package dev.rsql.planner;
+
+import dev.rsql.planner.catalog.CatalogTable;
+import dev.rsql.planner.catalog.ScriptCatalog;
+import dev.rsql.runtime.config.ConfigException;
+import dev.rsql.runtime.config.Options;
+import dev.rsql.runtime.connector.ConnectorContext;
+import dev.rsql.runtime.connector.ConnectorFactory;
+import dev.rsql.runtime.connector.ConnectorRegistry;
+import dev.rsql.runtime.connector.JobInfo;
+import dev.rsql.runtime.exec.DefaultConnectorContext;
+import dev.rsql.runtime.format.FormatRegistry;
+import dev.rsql.runtime.graph.JobGraph;
+import dev.rsql.runtime.graph.SourceNode;
+import dev.rsql.runtime.table.TableDescriptor;
+
+import java.nio.file.Path;
+
+/**
+ * Asks the connector of every table the job reads or writes whether the table can be opened as declared
+ * ({@link ConnectorFactory#validateSource} / {@link ConnectorFactory#validateSink}), so that a missing or malformed
+ * option fails planning with the option's position instead of failing the job when it starts.
+ */
+final class ConnectorValidation {
+
+    private final ScriptCatalog catalog;
+    private final ConnectorRegistry connectors;
+    private final FormatRegistry formats;
+    private final JobInfo job;
+
+    /** @param config engine settings overridden by the script's SET values, as the running job sees them */
+    ConnectorValidation(String jobName, Options config, ClassLoader classLoader, ScriptCatalog catalog) {
+        this.catalog = catalog;
+        this.connectors = new ConnectorRegistry(classLoader);
+        this.formats = new FormatRegistry(classLoader);
+        this.job = new PlanningJob(jobName, config, classLoader);
+    }
+
+    void validate(JobGraph graph) {
+        for (SourceNode s : graph.sources()) {
+            check(s.table(), true);
+            if (s.deadLetterTable() != null) {
+                check(s.deadLetterTable(), false);
+            }
+        }
+        graph.sinks().forEach(s -> check(s.table(), false));
+    }
+
+    private void check(TableDescriptor t, boolean source) {
+        CatalogTable table = catalog.table(t.name());
+        if (!connectors.contains(t.connector())) {
+            throw new PlanningException(table.optionPosition(null), "table " + t.name() + ": connector '"
+                    + t.connector() + "' is not available; installed: " + connectors.names()
+                    + " (a jar in ext/ can add one)");
+        }
+        ConnectorFactory factory = connectors.get(t.connector());
+        ConnectorContext context = new DefaultConnectorContext(t, job, formats);
+        try {
+            if (source) {
+                factory.validateSource(context);
+            } else {
+                factory.validateSink(context);
+            }
+        } catch (ConfigException e) {
+            String message = e.getMessage();
+            if (!message.contains("table " + t.name())) {
+                message = "table " + t.name() + ": " + message;
+            }
+            throw new PlanningException(table.optionPosition(e.option()), message, e);
+        }
+    }
+
+    /** The job as connectors see it while it is planned: it has no instance running and no data directory yet. */
+    private record PlanningJob(String name, Options config, ClassLoader classLoader) implements JobInfo {
+
+        @Override
+        public String instanceId() {
+            return config.getOrDefault("planner", "instance.id");
+        }
+
+        @Override
+        public Path dataDir() {
+            throw new IllegalStateException("a connector's validation must not use the job's data directory");
+        }
+    }
+}
