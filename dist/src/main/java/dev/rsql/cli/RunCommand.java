@@ -109,6 +109,10 @@ final class RunCommand implements Callable<Integer> {
         try {
             job.start();
         } catch (StateConflictException | ConfigException e) {
+            if (e instanceof StateConflictException) {
+                // The job never ran; the status file may be that of the process holding the state.
+                Runtime.getRuntime().removeShutdownHook(hook);
+            }
             System.err.println("ERROR  " + e.getMessage());
             LOG.error("job={} cannot start: {}", arg.jobName, e.getMessage());
             return 1;

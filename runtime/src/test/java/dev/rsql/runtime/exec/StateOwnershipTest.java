@@ -63,6 +63,22 @@ class StateOwnershipTest {
         return b.build();
     }
 
+    /** Per statement, its own tumbling count into {@code counts_<name>}; every statement reads the one source. */
+    JobGraph statements(String... names) {
+        GraphBuilder b = new GraphBuilder(JOB);
+        for (String name : names) {
+            b.source(table("events", "scripted", EVENTS, Map.of("id", sourceId, "bounded", "false")))
+                    .calc(WITH_WATERMARK, () -> r -> new Object[]{r[0], r[1], r[2], r[2]}, "with watermark for " + name)
+                    .watermark(2, 3)
+                    .window(WindowSpec.tumble(2, true, WINDOW))
+                    .exchange(0)
+                    .windowAggregate(new int[]{0}, 4, 5, true, false, List.of(COUNT_ALL), EmitSpec.ON_WATERMARK,
+                            COUNTS, null)
+                    .sinkTo(table("counts_" + name, "collect", COUNTS, Map.of("id", UUID.randomUUID().toString())));
+        }
+        return b.build();
+    }
+
     static EngineContext engine(Path stateDir) {
         return EngineContext.of(Map.of("checkpoint.interval", "1h", "worker.threads", "2", "parallelism", "2",
                 "state.dir", stateDir.toString()));
@@ -148,6 +164,25 @@ class StateOwnershipTest {
             assertEquals(1, checkpoint(fresh));
         } finally {
             fresh.stop();
+        }
+    }
+
+    @Test
+    void aStatementAddedOrRemovedLeavesTheOthersTheirState(@TempDir Path dir) throws Exception {
+        JobInstance first = startReading(statements("a", "b"), dir);
+        assertEquals(1, checkpoint(first));
+        first.stop();
+
+        JobInstance fewer = startReading(statements("a"), dir);
+        assertEquals(50, ScriptedSourceFactory.listener(sourceId).checkpointedPosition("s0").orElse(-1));
+        assertEquals(3, checkpoint(fewer));
+        fewer.stop();
+        JobInstance more = startReading(statements("a", "c"), dir);
+        try {
+            assertEquals(50, ScriptedSourceFactory.listener(sourceId).checkpointedPosition("s0").orElse(-1));
+            assertEquals(5, checkpoint(more));
+        } finally {
+            more.stop();
         }
     }
 
