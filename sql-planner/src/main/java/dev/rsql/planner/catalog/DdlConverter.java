@@ -66,15 +66,20 @@ public final class DdlConverter {
             watermark = new WatermarkSpec(col, wm.getStrategy(), wm.getParserPosition());
         }
         Map<String, String> raw = new LinkedHashMap<>();
+        Set<String> substituted = new HashSet<>();
         for (SqlTableOption o : ddl.getOptions()) {
             try {
-                raw.put(o.getKeyString(), Placeholders.resolve(o.getValueString(), placeholders));
+                String value = Placeholders.resolve(o.getValueString(), placeholders);
+                if (!value.equals(o.getValueString())) {
+                    substituted.add(o.getKeyString()); // from the environment or a setting: never shown
+                }
+                raw.put(o.getKeyString(), value);
             } catch (ConfigException e) {
                 throw new PlanningException(o.getParserPosition(), "table " + tableName + ", option '"
                         + o.getKeyString() + "': " + e.getMessage());
             }
         }
-        Options options = new Options(raw);
+        Options options = new Options(raw, substituted);
         String connector = options.get("connector", "type");
         return new CatalogTable(tableName, columns, primaryKey, watermark, ddl.isDimensionTable(), connector, options,
                 ddl.getParserPosition());
