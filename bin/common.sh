@@ -17,8 +17,12 @@ if ! ls "$RSQL_HOME"/lib/*.jar >/dev/null 2>&1; then
   echo "rsql: no jars in $RSQL_HOME/lib; in a source checkout run 'mvn -DskipTests package' first" >&2
   exit 1
 fi
+# Jobs and the CLI: lib/ only. The local broker's jars (lib/broker) are for bin/broker.sh.
 RSQL_CLASSPATH="$RSQL_HOME/lib/*"
-RSQL_JAVA_OPTS="${RSQL_HEAP_OPTS:--Xms64m -Xmx512m} ${JAVA_OPTS:-} -Dlogback.configurationFile=$RSQL_HOME/conf/logback.xml \
+RSQL_BROKER_CLASSPATH="$RSQL_HOME/lib/broker/*:$RSQL_HOME/lib/*"
+# The RocketMQ client needs fastjson 1.x; safe mode turns its "@type" auto-typing off in every process.
+RSQL_JAVA_OPTS="${RSQL_HEAP_OPTS:--Xms64m -Xmx512m} ${JAVA_OPTS:-} -Dfastjson.parser.safeMode=true \
+ -Dlogback.configurationFile=$RSQL_HOME/conf/logback.xml \
  -Dslf4j.provider=ch.qos.logback.classic.spi.LogbackServiceProvider -Dslf4j.internal.verbosity=WARN \
  -Drmq.logback.configurationFile=$RSQL_HOME/conf/rocketmq-logback.xml -Drsql.rocketmq.log.dir=$RSQL_HOME/log/rocketmq"
 

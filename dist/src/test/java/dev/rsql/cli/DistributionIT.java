@@ -2,6 +2,7 @@ package dev.rsql.cli;
 
 import dev.rsql.runtime.testing.Await;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -50,7 +52,12 @@ class DistributionIT {
     }
 
     static Result exec(Path dir, int timeoutSeconds, String... command) throws Exception {
+        return exec(dir, Map.of(), timeoutSeconds, command);
+    }
+
+    static Result exec(Path dir, Map<String, String> env, int timeoutSeconds, String... command) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
+        pb.environment().putAll(env);
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
         pb.environment().remove("RSQL_HOME");
         Process p = pb.start();
@@ -143,5 +150,117 @@ class DistributionIT {
         assertEquals(1, r.code, r.output);
         assertTrue(r.output.contains("line 2, column 29: table or view 'nowhere' not found"), r.output);
         Files.delete(home.resolve("jobs/broken.sql"));
+    }
+
+    private static final List<String> BROKER_JARS = List.of("rsql-local-broker-", "rocketmq-broker-",
+            "rocketmq-namesrv-", "rocketmq-store-", "rocketmq-controller-", "jraft-core-", "hessian-");
+
+    /** The jars a process was started with: its -cp, wildcards expanded as the JVM does (no subdirectories). */
+    static List<String> classPathJars(long pid) throws IOException {
+        String[] args = Files.readString(Path.of("/proc/" + pid + "/cmdline")).split("\0");
+        List<String> jars = new ArrayList<>();
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (!args[i].equals("-cp")) {
+                continue;
+            }
+            for (String entry : args[i + 1].split(":")) {
+                if (!entry.endsWith("/*")) {
+                    jars.add(Path.of(entry).getFileName().toString());
+                    continue;
+                }
+                try (Stream<Path> s = Files.list(Path.of(entry.substring(0, entry.length() - 2)))) {
+                    s.filter(f -> f.toString().endsWith(".jar")).forEach(f -> jars.add(f.getFileName().toString()));
+                }
+            }
+        }
+        return jars;
+    }
+
+    private static long pid(String job) throws IOException {
+        return Long.parseLong(Files.readString(home.resolve("run/" + job + ".pid")).trim());
+    }
+
+    /**
+     * A job process carries none of the broker's jars; bin/broker.sh runs the broker from lib/broker and it listens
+     * on 127.0.0.1 only.
+     */
+    @Test
+    void jobsDoNotCarryTheBrokersJarsAndTheBrokerListensOnLoopback() throws Exception {
+        Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs Linux /proc");
+        try (Stream<Path> lib = Files.list(home.resolve("lib"))) {
+            List<String> names = lib.map(f -> f.getFileName().toString()).toList();
+            for (String broker : BROKER_JARS) {
+                assertTrue(names.stream().noneMatch(n -> n.startsWith(broker)), broker + " in lib/: " + names);
+            }
+        }
+        Files.createDirectories(home.resolve("jobs/it"));
+        Files.writeString(home.resolve("jobs/it/cp.sql"), "CREATE TABLE g (id BIGINT) WITH ('connector' = 'datagen',"
+                + " 'rows-per-second' = '5');\nCREATE TABLE p (id BIGINT) WITH ('connector' = 'print');\n"
+                + "INSERT INTO p SELECT id FROM g;\n");
+        Result start = exec(home, 120, "bin/start.sh", "it/cp");
+        assertEquals(0, start.code, start.output);
+        try {
+            List<String> jars = classPathJars(pid("it/cp"));
+            assertTrue(jars.stream().anyMatch(j -> j.startsWith("rsql-runtime-")), jars.toString());
+            for (String broker : BROKER_JARS) {
+                assertTrue(jars.stream().noneMatch(j -> j.startsWith(broker)), broker + " on a job's class path");
+            }
+        } finally {
+            assertEquals(0, exec(home, 180, "bin/stop.sh", "it/cp").code);
+        }
+
+        int port = freePort();
+        int brokerPort = freePort() + 2; // and its VIP channel on the free port
+        Result broker = exec(home, 120, "bin/broker.sh", "start", "--dir", home.resolve("data/it-broker").toString(),
+                "--port", Integer.toString(port), "--broker-port", Integer.toString(brokerPort));
+        try {
+            assertEquals(0, broker.code, broker.output);
+            assertTrue(broker.output.contains("listening on 127.0.0.1"), broker.output);
+            long pid = Long.parseLong(Files.readString(home.resolve("run/broker.pid")).trim());
+            assertTrue(classPathJars(pid).stream().anyMatch(j -> j.startsWith("rocketmq-broker-")));
+            Result ss = exec(home, 30, "ss", "-ltnH");
+            Assumptions.assumeTrue(ss.code == 0, "no ss: " + ss.output);
+            for (int p : new int[] {port, brokerPort, brokerPort - 2}) {
+                List<String> bound = Stream.of(ss.output.split("\n")).filter(l -> l.matches(".*[:\\]]" + p + "\\s.*"))
+                        .toList();
+                assertEquals(1, bound.size(), "port " + p + ": " + ss.output);
+                assertTrue(bound.get(0).matches(".*\\s(127\\.0\\.0\\.1|\\[::ffff:127\\.0\\.0\\.1\\]):" + p + "\\s.*"),
+                        "the broker listens beyond loopback: " + bound);
+            }
+        } finally {
+            exec(home, 120, "bin/broker.sh", "stop");
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** A password option and a value from the environment appear in no output, log or status. */
+    @Test
+    void secretsAppearInNoOutputLogOrStatus() throws Exception {
+        Map<String, String> env = Map.of("RSQL_IT_ROWS", "s3cr3t-rows");
+        Files.writeString(home.resolve("jobs/secret.sql"), "CREATE TABLE src (id BIGINT) WITH ("
+                + "'connector' = 'datagen', 'number-of-rows' = '${RSQL_IT_ROWS}', 'password' = 'hunter2-pw');\n"
+                + "CREATE TABLE shown (id BIGINT) WITH ('connector' = 'print');\n"
+                + "INSERT INTO shown SELECT id FROM src;\n");
+        StringBuilder seen = new StringBuilder();
+        seen.append(exec(home, env, 120, "bin/rsql", "explain", "--plan", "--code", "secret").output);
+        seen.append(exec(home, env, 120, "bin/rsql", "check", "secret").output);
+        Result start = exec(home, env, 120, "bin/start.sh", "secret");
+        seen.append(start.output);
+        Path status = home.resolve("run/secret.status.json");
+        Path log = home.resolve("log/secret.log");
+        Await.until("the job to fail", Duration.ofSeconds(60), () -> read(status).contains("FAILED")
+                || read(log).contains("cannot start"));
+        seen.append(exec(home, 60, "bin/rsql", "status", "secret").output);
+        seen.append(read(status)).append(read(log));
+        exec(home, 120, "bin/stop.sh", "secret");
+        String all = seen.toString();
+        assertTrue(all.contains("option 'number-of-rows' must be an integer, got '******'"), all);
+        assertFalse(all.contains("hunter2") || all.contains("s3cr3t"), all);
+        Files.delete(home.resolve("jobs/secret.sql"));
     }
 }

@@ -9,11 +9,13 @@ import java.util.concurrent.CountDownLatch;
  * behind {@code bin/broker.sh start}.
  *
  * <pre>
- * LocalBrokerMain --dir DIR [--namesrv-port 9876] [--broker-port 10911] [--host 127.0.0.1]
+ * LocalBrokerMain --dir DIR [--namesrv-port 9876] [--broker-port 10911] [--host 127.0.0.1] [--listen ADDRESS]
  * </pre>
  *
  * <p>When both are ready it prints exactly one line to standard output, ending with the name server address:
- * {@code RocketMQ ready: name server 127.0.0.1:9876}. On termination a shutdown hook stops the broker (flushing the
+ * {@code RocketMQ ready: name server 127.0.0.1:9876}. The name server and broker listen on the {@code --listen}
+ * address, by default the {@code --host} the broker is advertised at (127.0.0.1: this machine only); {@code --listen
+ * 0.0.0.0} listens on every interface. On termination a shutdown hook stops the broker (flushing the
  * store) and the name server. Exit code 2 for bad arguments, 1 when start-up fails.
  */
 public final class LocalBrokerMain {
@@ -39,7 +41,8 @@ public final class LocalBrokerMain {
         }
         LocalRocketMq mq;
         try {
-            mq = LocalRocketMq.start(parsed.dir, parsed.host, parsed.namesrvPort, parsed.brokerPort);
+            mq = LocalRocketMq.start(parsed.dir, parsed.host, parsed.listen == null ? parsed.host : parsed.listen,
+                    parsed.namesrvPort, parsed.brokerPort);
         } catch (Exception e) {
             System.err.println("error: cannot start RocketMQ under " + parsed.dir + ": " + e.getMessage());
             System.exit(1);
@@ -59,8 +62,10 @@ public final class LocalBrokerMain {
     }
 
     private static void usage(PrintStream out) {
-        out.println("usage: LocalBrokerMain --dir DIR [--namesrv-port 9876] [--broker-port 10911] [--host 127.0.0.1]");
+        out.println("usage: LocalBrokerMain --dir DIR [--namesrv-port 9876] [--broker-port 10911] [--host 127.0.0.1]"
+                + " [--listen ADDRESS]");
         out.println("  Runs a RocketMQ name server and broker in this process until terminated;");
+        out.println("  they listen on ADDRESS (default: the host; 0.0.0.0 for every interface).");
         out.println("  data and RocketMQ logs go under DIR. A port of 0 picks a free port.");
     }
 
@@ -69,6 +74,7 @@ public final class LocalBrokerMain {
         int namesrvPort = 9876;
         int brokerPort = 10911;
         String host = "127.0.0.1";
+        String listen;
 
         /** Null when help was asked for. */
         static Args parse(String[] args) {
@@ -96,6 +102,9 @@ public final class LocalBrokerMain {
                         break;
                     case "--host":
                         a.host = value != null ? value : next(args, ++i, arg);
+                        break;
+                    case "--listen":
+                        a.listen = value != null ? value : next(args, ++i, arg);
                         break;
                     default:
                         throw new IllegalArgumentException("unknown argument '" + args[i] + "'");

@@ -80,16 +80,20 @@ public final class LocalRocketMq implements AutoCloseable {
     }
 
     /**
-     * Starts a name server and a broker on the given ports (0 = a free port). The broker also listens on
-     * {@code brokerPort - 2} (RocketMQ's "VIP" channel) and {@code brokerPort + 1} (HA), as a stand-alone broker
-     * does; with {@code brokerPort = 0} those are free ports too.
+     * Starts a name server and a broker on the given ports (0 = a free port) of 127.0.0.1 only. The broker also
+     * listens on {@code brokerPort - 2} (RocketMQ's "VIP" channel), as a stand-alone broker does; with
+     * {@code brokerPort = 0} that is a free port too. It opens no HA port ({@link StandaloneHaService}).
      */
     public static LocalRocketMq start(Path dataDir, int namesrvPort, int brokerPort) throws Exception {
-        return start(dataDir, "127.0.0.1", namesrvPort, brokerPort);
+        return start(dataDir, "127.0.0.1", "127.0.0.1", namesrvPort, brokerPort);
     }
 
-    /** As {@link #start(Path, int, int)}, advertising the broker to clients at {@code host}. */
-    public static LocalRocketMq start(Path dataDir, String host, int namesrvPort, int brokerPort) throws Exception {
+    /**
+     * As {@link #start(Path, int, int)}, advertising the broker to clients at {@code host} and listening on
+     * {@code listenAddress} only ({@code 0.0.0.0}: every interface).
+     */
+    public static LocalRocketMq start(Path dataDir, String host, String listenAddress, int namesrvPort,
+                                      int brokerPort) throws Exception {
         Path dir = dataDir.toAbsolutePath();
         Files.createDirectories(dir);
         redirectLogging(dir.resolve("logs"));
@@ -104,11 +108,11 @@ public final class LocalRocketMq implements AutoCloseable {
             TlsSystemConfig.tlsMode = TlsMode.DISABLED;
         }
 
-        NamesrvController namesrv = startNamesrv(dir.resolve("namesrv"), namesrvPort);
+        NamesrvController namesrv = startNamesrv(dir.resolve("namesrv"), listenAddress, namesrvPort);
         String namesrvAddr = host + ":" + namesrv.getNettyServerConfig().getListenPort();
         BrokerController broker;
         try {
-            broker = startBroker(dir.resolve("broker"), host, namesrvAddr, brokerPort);
+            broker = startBroker(dir.resolve("broker"), host, listenAddress, namesrvAddr, brokerPort);
         } catch (Exception | Error e) {
             namesrv.shutdown();
             throw e;
@@ -144,13 +148,14 @@ public final class LocalRocketMq implements AutoCloseable {
         return true;
     }
 
-    private static NamesrvController startNamesrv(Path dir, int port) throws Exception {
+    private static NamesrvController startNamesrv(Path dir, String listenAddress, int port) throws Exception {
         Files.createDirectories(dir);
         NamesrvConfig config = new NamesrvConfig();
         config.setRocketmqHome(dir.toString());
         config.setKvConfigPath(dir.resolve("kvConfig.json").toString());
         config.setConfigStorePath(dir.resolve("namesrv.properties").toString());
         NettyServerConfig server = new NettyServerConfig();
+        server.setBindAddress(listenAddress); // RocketMQ's default is 0.0.0.0
         server.setListenPort(port);
         NamesrvController controller = new NamesrvController(config, server, new NettyClientConfig());
         if (!controller.initialize()) {
@@ -166,7 +171,8 @@ public final class LocalRocketMq implements AutoCloseable {
         return controller;
     }
 
-    private static BrokerController startBroker(Path dir, String host, String namesrvAddr, int port) throws Exception {
+    private static BrokerController startBroker(Path dir, String host, String listenAddress, String namesrvAddr,
+                                                int port) throws Exception {
         Path store = dir.resolve("store");
         Files.createDirectories(store);
 
@@ -205,7 +211,6 @@ public final class LocalRocketMq implements AutoCloseable {
         storeConfig.setStorePathDLedgerCommitLog(store.resolve("dledger_commitlog").toString());
         storeConfig.setStorePathEpochFile(store.resolve("EpochFileCheckpoint").toString());
         storeConfig.setStorePathBrokerIdentity(store.resolve("brokerIdentity").toString());
-        storeConfig.setHaListenPort(port == 0 ? 0 : port + 1);
         storeConfig.setFlushDiskType(FlushDiskType.ASYNC_FLUSH);
         // Small files: a local broker holds little data, and big sparse mappings only slow start-up and recovery.
         storeConfig.setMappedFileSizeCommitLog(128 * 1024 * 1024);
@@ -225,6 +230,7 @@ public final class LocalRocketMq implements AutoCloseable {
         storeConfig.setDiskSpaceCleanForciblyRatio(97);
 
         NettyServerConfig server = new NettyServerConfig();
+        server.setBindAddress(listenAddress); // also the VIP channel's, a copy of this configuration
         server.setListenPort(port);
         BrokerController controller = new BrokerController(config, server, new NettyClientConfig(), storeConfig);
         boolean ok;

@@ -8,18 +8,26 @@ import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.MessageQueue;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -117,5 +125,96 @@ class LocalRocketMqTest {
         } catch (IOException e) {
             return false;
         }
+    }
+
+    /**
+     * Every socket the broker and name server listen on is bound to 127.0.0.1 (RocketMQ's default is 0.0.0.0): read
+     * from /proc/net/tcp*, for the listening sockets this process holds, those opened by the start.
+     */
+    @Test
+    void listensOnLoopbackOnly() throws Exception {
+        Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/net/tcp")), "needs Linux /proc");
+        Map<Long, String> before = listening();
+        LocalRocketMq mq = LocalRocketMq.start(dir);
+        try {
+            Map<Long, String> opened = listening();
+            opened.keySet().removeAll(before.keySet());
+            int namesrvPort = Integer.parseInt(mq.nameServerAddress().replaceAll(".*:", ""));
+            int brokerPort = Integer.parseInt(mq.brokerAddress().replaceAll(".*:", ""));
+            assertTrue(opened.values().containsAll(List.of("127.0.0.1:" + namesrvPort, "127.0.0.1:" + brokerPort)),
+                    "listening: " + opened.values());
+            assertEquals(3, opened.size(), "name server, broker, its VIP channel and no HA port: " + opened.values());
+            for (String address : opened.values()) {
+                assertTrue(address.startsWith("127.0.0.1:"), "listening on " + address + ": " + opened.values());
+            }
+            for (InetAddress other : nonLoopbackAddresses()) {
+                try (Socket s = new Socket()) {
+                    assertThrows(IOException.class, () -> s.connect(new InetSocketAddress(other, namesrvPort), 2000),
+                            "the name server answers on " + other);
+                }
+            }
+        } finally {
+            mq.close();
+        }
+    }
+
+    /** Listening TCP sockets of this process by inode, as address:port. */
+    private static Map<Long, String> listening() throws IOException {
+        Set<Long> mine = new HashSet<>();
+        try (DirectoryStream<Path> fds = Files.newDirectoryStream(Path.of("/proc/self/fd"))) {
+            for (Path fd : fds) {
+                try {
+                    String target = Files.readSymbolicLink(fd).toString();
+                    if (target.startsWith("socket:[")) {
+                        mine.add(Long.parseLong(target.substring(8, target.length() - 1)));
+                    }
+                } catch (IOException e) {
+                    // closed meanwhile
+                }
+            }
+        }
+        Map<Long, String> out = new HashMap<>();
+        for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+            Path p = Path.of(table);
+            if (!Files.isReadable(p)) {
+                continue;
+            }
+            List<String> lines = Files.readAllLines(p);
+            for (String line : lines.subList(1, lines.size())) {
+                String[] f = line.trim().split("\\s+");
+                long inode = Long.parseLong(f[9]);
+                if (f[3].equals("0A") && mine.contains(inode)) {
+                    out.put(inode, address(f[1]));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A /proc/net/tcp local address (little-endian hex IPv4, or IPv6 in four little-endian words) as text. */
+    private static String address(String hex) {
+        String[] parts = hex.split(":");
+        int port = Integer.parseInt(parts[1], 16);
+        String ip = parts[0];
+        if (ip.length() == 8) {
+            long v = Long.parseLong(ip, 16);
+            return (v & 0xff) + "." + (v >> 8 & 0xff) + "." + (v >> 16 & 0xff) + "." + (v >> 24 & 0xff) + ":" + port;
+        }
+        if (ip.equals("0000000000000000FFFF00000100007F")) {
+            return "127.0.0.1:" + port;
+        }
+        return (ip.equals("00000000000000000000000000000000") ? "[::]" : "[" + ip + "]") + ":" + port;
+    }
+
+    private static List<InetAddress> nonLoopbackAddresses() throws IOException {
+        List<InetAddress> out = new ArrayList<>();
+        for (NetworkInterface ni : java.util.Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            for (InetAddress a : java.util.Collections.list(ni.getInetAddresses())) {
+                if (!a.isLoopbackAddress() && a instanceof java.net.Inet4Address) {
+                    out.add(a);
+                }
+            }
+        }
+        return out;
     }
 }

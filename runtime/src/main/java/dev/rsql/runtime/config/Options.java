@@ -12,15 +12,22 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * String options of a table or the engine, looked up case-insensitively (Blink lower-cases WITH keys; Flink keys
  * are dotted lower-case already). A lookup may name several aliases, e.g. the Flink key and the Blink key of the
- * same setting. Records which keys were read so unknown keys can be reported.
+ * same setting. Records which keys were read so unknown keys can be reported. Knows which values must not be shown
+ * ({@link Secrets}): {@link #toString}, {@link #shown} and its own errors mask them.
  */
 public final class Options {
 
     private final Map<String, String> values;            // lower-case key -> value
     private final Map<String, String> originalKeys;      // lower-case key -> key as written
+    private final Set<String> substituted;               // lower-case keys whose value came from a placeholder
     private final Set<String> used = ConcurrentHashMap.newKeySet();
 
     public Options(Map<String, String> values) {
+        this(values, Set.of());
+    }
+
+    /** {@code substitutedKeys}: keys whose values came from {@code ${...}} placeholders, never shown. */
+    public Options(Map<String, String> values, Set<String> substitutedKeys) {
         this.values = new LinkedHashMap<>();
         this.originalKeys = new LinkedHashMap<>();
         values.forEach((k, v) -> {
@@ -28,6 +35,9 @@ public final class Options {
             this.values.put(lower, v);
             this.originalKeys.put(lower, k);
         });
+        Set<String> s = new TreeSet<>();
+        substitutedKeys.forEach(k -> s.add(k.toLowerCase(Locale.ROOT)));
+        this.substituted = Collections.unmodifiableSet(s);
     }
 
     public static Options empty() {
@@ -61,6 +71,27 @@ public final class Options {
         return v;
     }
 
+    /** Whether the value under {@code key} must not be shown: its key names a secret or it came from a placeholder. */
+    public boolean isSecret(String key) {
+        return Secrets.isSecretKey(key) || substituted.contains(key.toLowerCase(Locale.ROOT));
+    }
+
+    /** The value under {@code key} as errors and logs may show it: masked when {@link #isSecret}. */
+    public String shown(String key) {
+        String v = values.get(key.toLowerCase(Locale.ROOT));
+        return v != null && isSecret(key) ? Secrets.MASK : v;
+    }
+
+    /** {@code value}, read under one of {@code keys}, as an error may show it. */
+    private String shown(String value, String... keys) {
+        for (String k : keys) {
+            if (values.containsKey(k.toLowerCase(Locale.ROOT)) && isSecret(k)) {
+                return Secrets.MASK;
+            }
+        }
+        return value;
+    }
+
     public int getInt(int defaultValue, String... keys) {
         String v = get(keys);
         if (v == null || v.isBlank()) {
@@ -69,7 +100,7 @@ public final class Options {
         try {
             return Integer.parseInt(v.trim());
         } catch (NumberFormatException e) {
-            throw invalid(keys, "must be an integer, got '" + v + "'");
+            throw invalid(keys, "must be an integer, got '" + shown(v, keys) + "'");
         }
     }
 
@@ -81,7 +112,7 @@ public final class Options {
         try {
             return Long.parseLong(v.trim());
         } catch (NumberFormatException e) {
-            throw invalid(keys, "must be an integer, got '" + v + "'");
+            throw invalid(keys, "must be an integer, got '" + shown(v, keys) + "'");
         }
     }
 
@@ -93,7 +124,7 @@ public final class Options {
         try {
             return Double.parseDouble(v.trim());
         } catch (NumberFormatException e) {
-            throw invalid(keys, "must be a number, got '" + v + "'");
+            throw invalid(keys, "must be a number, got '" + shown(v, keys) + "'");
         }
     }
 
@@ -109,7 +140,7 @@ public final class Options {
         if (t.equals("false")) {
             return false;
         }
-        throw invalid(keys, "must be true or false, got '" + v + "'");
+        throw invalid(keys, "must be true or false, got '" + shown(v, keys) + "'");
     }
 
     /** A duration: a bare number is milliseconds; otherwise {@code 10 s}, {@code 5min}, {@code 2h}, {@code PT1S}. */
@@ -121,7 +152,7 @@ public final class Options {
         try {
             return Durations.parse(v);
         } catch (IllegalArgumentException e) {
-            throw invalid(keys, "must be a duration such as '500 ms', '10 s' or '5 min', got '" + v + "'");
+            throw invalid(keys, "must be a duration such as '500 ms', '10 s' or '5 min', got '" + shown(v, keys) + "'");
         }
     }
 
@@ -142,13 +173,17 @@ public final class Options {
     public Options withPrefix(String prefix) {
         String p = prefix.toLowerCase(Locale.ROOT);
         Map<String, String> sub = new LinkedHashMap<>();
+        Set<String> subSubstituted = new TreeSet<>();
         values.forEach((k, v) -> {
             if (k.startsWith(p) && k.length() > p.length()) {
                 sub.put(originalKeys.get(k).substring(p.length()), v);
                 used.add(k);
+                if (substituted.contains(k)) {
+                    subSubstituted.add(k.substring(p.length()));
+                }
             }
         });
-        return new Options(sub);
+        return new Options(sub, subSubstituted);
     }
 
     public boolean containsKey(String key) {
@@ -183,11 +218,30 @@ public final class Options {
     public Options with(String key, String value) {
         Map<String, String> m = new LinkedHashMap<>(asMap());
         m.put(key, value);
-        return new Options(m);
+        Set<String> s = new TreeSet<>(substituted);
+        s.remove(key.toLowerCase(Locale.ROOT));
+        return new Options(m, s);
+    }
+
+    /** These options with {@code top}'s on top (its values win), secrets of both kept secret. */
+    public Options overlay(Options top) {
+        Map<String, String> m = new LinkedHashMap<>(asMap());
+        m.putAll(top.asMap());
+        Set<String> s = new TreeSet<>(substituted);
+        top.values.keySet().forEach(s::remove);
+        s.addAll(top.substituted);
+        return new Options(m, s);
+    }
+
+    /** All options with the keys as written and secret values masked: what may be printed. */
+    public Map<String, String> shownMap() {
+        Map<String, String> m = new LinkedHashMap<>();
+        values.forEach((k, v) -> m.put(originalKeys.get(k), isSecret(k) ? Secrets.MASK : v));
+        return Collections.unmodifiableMap(m);
     }
 
     @Override
     public String toString() {
-        return asMap().toString();
+        return shownMap().toString();
     }
 }

@@ -34,7 +34,7 @@ public final class Placeholders {
             } else if (c == '$' && text.startsWith("${", i)) {
                 int end = text.indexOf('}', i + 2);
                 if (end < 0) {
-                    throw new ConfigException("unclosed placeholder in '" + text + "'");
+                    throw new ConfigException("unclosed placeholder: no '}' after the '${' at character " + (i + 1));
                 }
                 String body = text.substring(i + 2, end);
                 int colon = body.indexOf(':');

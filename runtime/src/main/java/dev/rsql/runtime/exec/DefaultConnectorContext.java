@@ -13,8 +13,6 @@ import dev.rsql.runtime.format.RowEncoder;
 import dev.rsql.runtime.table.TableDescriptor;
 import dev.rsql.runtime.types.RowType;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /** Gives a connector its table, its job, and decoders/encoders for the table's {@code format} option. */
 public final class DefaultConnectorContext implements ConnectorContext {
@@ -79,8 +77,6 @@ public final class DefaultConnectorContext implements ConnectorContext {
 
     /** The table's options, with {@code <format>.}-prefixed keys also visible without the prefix (they win). */
     private Options formatOptions(String format) {
-        Map<String, String> merged = new LinkedHashMap<>(table.options().asMap());
-        merged.putAll(table.options().withPrefix(format + ".").asMap());
-        return new Options(merged);
+        return table.options().overlay(table.options().withPrefix(format + "."));
     }
 }

@@ -26,6 +26,11 @@ public final class ByteReader {
         return pos;
     }
 
+    /** Bytes left to read: an upper bound of the elements a count read from the bytes can announce. */
+    public int remaining() {
+        return buf.length - pos;
+    }
+
     public boolean atEnd() {
         return pos == buf.length;
     }
@@ -84,6 +89,19 @@ public final class ByteReader {
         throw new StateException("malformed varint at " + (pos - 10));
     }
 
+    /**
+     * A count of elements that follow, each taking at least one byte: more than the bytes left is corruption, refused
+     * before anything is allocated for it.
+     */
+    public int readCount() {
+        int at = pos;
+        int n = readVarInt();
+        if (n < 0 || n > remaining()) {
+            throw new StateException("count " + n + " at " + at + " exceeds the " + remaining() + " bytes left");
+        }
+        return n;
+    }
+
     public byte[] readBytes(int n) {
         check(n);
         byte[] b = new byte[n];
@@ -105,7 +123,7 @@ public final class ByteReader {
     }
 
     private void check(int n) {
-        if (n < 0 || pos + n > buf.length) {
+        if (n < 0 || n > buf.length - pos) { // not pos + n: a huge n would overflow past the check
             throw new StateException("truncated bytes: need " + n + " at " + pos + " of " + buf.length);
         }
     }

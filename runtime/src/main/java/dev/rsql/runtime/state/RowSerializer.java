@@ -431,7 +431,7 @@ public final class RowSerializer implements TypeSerializer<Object[]> {
         @Override
         public Object read(ByteReader in) {
             int n = in.readVarInt();
-            int bitmap = in.skip((n + 7) >>> 3);
+            int bitmap = in.skip((n + 7) >>> 3); // bounds n: null elements take a bit each
             List<Object> list = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
                 list.add(in.isBitSet(bitmap, i) ? null : element.read(in));
@@ -476,7 +476,7 @@ public final class RowSerializer implements TypeSerializer<Object[]> {
 
         @Override
         public Object read(ByteReader in) {
-            int n = in.readVarInt();
+            int n = in.readCount();
             Map<Object, Object> map = new LinkedHashMap<>(Math.max(4, n * 4 / 3 + 1));
             for (int i = 0; i < n; i++) {
                 int flags = in.readByte();

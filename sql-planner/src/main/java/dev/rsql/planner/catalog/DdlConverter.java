@@ -69,16 +69,21 @@ public final class DdlConverter {
         }
         Map<String, String> raw = new LinkedHashMap<>();
         Map<String, SqlParserPos> optionPositions = new HashMap<>();
+        Set<String> substituted = new HashSet<>();
         for (SqlTableOption o : ddl.getOptions()) {
             optionPositions.put(o.getKeyString().toLowerCase(Locale.ROOT), o.getParserPosition());
             try {
-                raw.put(o.getKeyString(), Placeholders.resolve(o.getValueString(), placeholders));
+                String value = Placeholders.resolve(o.getValueString(), placeholders);
+                if (!value.equals(o.getValueString())) {
+                    substituted.add(o.getKeyString()); // from the environment or a setting: never shown
+                }
+                raw.put(o.getKeyString(), value);
             } catch (ConfigException e) {
                 throw new PlanningException(o.getParserPosition(), "table " + tableName + ", option '"
                         + o.getKeyString() + "': " + e.getMessage());
             }
         }
-        Options options = new Options(raw);
+        Options options = new Options(raw, substituted);
         String connector = options.get("connector", "type");
         return new CatalogTable(tableName, columns, primaryKey, watermark, ddl.isDimensionTable(), connector, options,
                 optionPositions, ddl.getParserPosition());

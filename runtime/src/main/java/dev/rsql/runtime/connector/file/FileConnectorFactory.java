@@ -16,9 +16,11 @@ import java.util.Set;
  * (every regular, non-hidden file in it, sorted by name, one shard each) or a glob in the last path component
  * ({@code /data/in/*.jsonl}); for writing a file (all tasks append whole lines to it) or a directory (a path ending
  * with {@code /} or an existing directory: each task writes {@code part-<taskIndex>.<ext>}). Sink option
- * {@code append} (rsqldb {@code needAppend}, default true): when false the output is truncated when the sink is
+ * {@code append} (rsqldb {@code needAppend}, default true): when false the output (only a file a file sink created,
+ * {@link OwnedFiles}; another is refused) is truncated when the sink is
  * created. Source metadata columns: {@code file.path} / {@code path} (STRING, the absolute file path) and
- * {@code line} / {@code offset} (BIGINT, 0-based line number).
+ * {@code line} / {@code offset} (BIGINT, 0-based line number). The engine setting {@code file.allowed-paths}
+ * confines both to some directories ({@link AllowedPaths}).
  */
 public final class FileConnectorFactory implements ConnectorFactory {
 

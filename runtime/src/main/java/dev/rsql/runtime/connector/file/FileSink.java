@@ -16,6 +16,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
@@ -44,6 +45,7 @@ final class FileSink implements Sink {
     private final Path directory;            // directory mode
     private final String extension;
     private final SharedFile shared;         // file mode
+    private final AllowedPaths allowed;
 
     FileSink(ConnectorContext context) {
         this.context = context;
@@ -60,6 +62,8 @@ final class FileSink implements Sink {
         context.createEncoder(FileConnectorFactory.defaultFormat(context), payloadType);
 
         Path p = FileSource.toPath(location);
+        this.allowed = AllowedPaths.of(context.job().config());
+        allowed.check("file sink", table, p);
         String trimmed = location.trim();
         try {
             if (trimmed.endsWith("/") || trimmed.endsWith(File.separator) || Files.isDirectory(p)) {
@@ -67,14 +71,7 @@ final class FileSink implements Sink {
                 this.shared = null;
                 Files.createDirectories(p);
                 if (!append) {
-                    Pattern part = Pattern.compile("part-\\d+\\." + Pattern.quote(extension));
-                    try (DirectoryStream<Path> ds = Files.newDirectoryStream(p)) {
-                        for (Path f : ds) {
-                            if (part.matcher(f.getFileName().toString()).matches()) {
-                                Files.delete(f);
-                            }
-                        }
-                    }
+                    deleteOwnParts(p);
                 }
             } else {
                 this.directory = null;
@@ -82,7 +79,7 @@ final class FileSink implements Sink {
                 if (parent != null) {
                     Files.createDirectories(parent);
                 }
-                this.shared = SharedFile.acquire(p, !append);
+                this.shared = SharedFile.acquire(table, p, !append);
             }
         } catch (IOException e) {
             throw new ConfigException("file sink of table " + table + ": cannot prepare '" + location + "': " + e, e);
@@ -96,7 +93,30 @@ final class FileSink implements Sink {
             return new Writer(encoder, shared, false);
         }
         Path part = directory.resolve("part-" + writerContext.taskIndex() + "." + extension);
-        return new Writer(encoder, SharedFile.acquire(part, false), true);
+        allowed.check("file sink", table, part); // a part file may be a link elsewhere
+        return new Writer(encoder, SharedFile.acquire(table, part, false), true);
+    }
+
+    /** Deletes the part files earlier runs wrote; a part file this sink did not create stops it instead. */
+    private void deleteOwnParts(Path dir) throws IOException {
+        Pattern part = Pattern.compile("part-\\d+\\." + Pattern.quote(extension));
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+            for (Path f : ds) {
+                if (!part.matcher(f.getFileName().toString()).matches()) {
+                    continue;
+                }
+                if (OwnedFiles.owned(f)) {
+                    OwnedFiles.delete(f);
+                } else if (!OwnedFiles.mayTruncate(f)) {
+                    throw foreign(table, f);
+                }
+            }
+        }
+    }
+
+    static ConfigException foreign(String table, Path f) {
+        return new ConfigException("file sink of table " + table + ": " + f + " was not written by a file sink and"
+                + " 'append' is false: it is left alone; move it away or set 'append' = 'true'");
     }
 
     @Override
@@ -116,10 +136,17 @@ final class FileSink implements Sink {
             this.path = path;
         }
 
-        static SharedFile acquire(Path path, boolean truncate) throws IOException {
+        static SharedFile acquire(String table, Path path, boolean truncate) throws IOException {
             synchronized (OPEN) {
                 SharedFile f = OPEN.computeIfAbsent(path, SharedFile::new);
                 synchronized (f) {
+                    boolean created = !Files.exists(path, LinkOption.NOFOLLOW_LINKS);
+                    if (truncate && !OwnedFiles.mayTruncate(path)) {
+                        if (f.refs == 0) {
+                            OPEN.remove(path, f);
+                        }
+                        throw foreign(table, path);
+                    }
                     if (truncate) {
                         try (FileChannel c = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                                 StandardOpenOption.TRUNCATE_EXISTING)) {
@@ -129,6 +156,9 @@ final class FileSink implements Sink {
                     if (f.channel == null) {
                         f.channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                                 StandardOpenOption.APPEND);
+                    }
+                    if (created) {
+                        OwnedFiles.created(path);
                     }
                     f.refs++;
                 }

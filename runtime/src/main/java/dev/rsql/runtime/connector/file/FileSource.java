@@ -34,6 +34,8 @@ final class FileSource implements Source {
         String table = context.table().name();
         String location = context.options().require(FileConnectorFactory.PATH_KEYS);
         Path p = toPath(location);
+        AllowedPaths allowed = AllowedPaths.of(context.job().config());
+        allowed.check("file source", table, p);
         this.resolvedPath = p;
         List<Path> found = new ArrayList<>();
         try {
@@ -58,7 +60,7 @@ final class FileSource implements Source {
                 PathMatcher m = base.getFileSystem().getPathMatcher("glob:" + p.getFileName());
                 try (DirectoryStream<Path> ds = Files.newDirectoryStream(base)) {
                     for (Path f : ds) {
-                        if (Files.isRegularFile(f) && m.matches(f.getFileName())) {
+                        if (Files.isRegularFile(f) && !isHidden(f) && m.matches(f.getFileName())) {
                             found.add(f);
                         }
                     }
@@ -74,6 +76,9 @@ final class FileSource implements Source {
             throw new ConfigException("file source of table " + table + ": cannot list '" + location + "': " + e, e);
         }
         found.sort(null);
+        for (Path f : found) {
+            allowed.check("file source", table, f); // a file in an allowed directory may link elsewhere
+        }
         this.files = List.copyOf(found);
 
         TableSchema schema = context.table().schema();

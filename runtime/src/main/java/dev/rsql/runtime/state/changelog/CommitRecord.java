@@ -110,6 +110,10 @@ public record CommitRecord(long incarnation, long checkpointId, long offset, lon
         int checkpointsSinceBase = r.readInt();
         byte[] taskMeta = r.readLengthPrefixed();
         int n = r.readByte();
+        if (n < 0 || n > HISTORY_SIZE) {
+            throw new StateException("commit record with a history of " + n + " incarnations, at most "
+                    + HISTORY_SIZE);
+        }
         List<PastIncarnation> history = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             history.add(new PastIncarnation(r.readLong(), r.readLong()));

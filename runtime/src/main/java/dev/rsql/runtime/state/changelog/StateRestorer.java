@@ -1,5 +1,6 @@
 package dev.rsql.runtime.state.changelog;
 
+import dev.rsql.runtime.state.StateException;
 import dev.rsql.runtime.state.rocksdb.RocksDbOptions;
 import dev.rsql.runtime.state.rocksdb.RocksDbStateBackend;
 import org.apache.rocketmq.client.producer.MQProducer;
@@ -20,6 +21,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Rebuilds a task's state from its state queue, as a new incarnation of the task. It first appends a claim (tag
@@ -134,7 +136,7 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
         for (long hi = end; hi > min && found[0] == null; hi = Math.max(min, hi - span), span *= 2) {
             reader.read(queue, CommitRecord.TAG, Math.max(min, hi - span), hi, m -> {
                 progress.read(m);
-                Located commit = new Located(m.getQueueOffset(), CommitRecord.fromBytes(m.getBody()));
+                Located commit = new Located(m.getQueueOffset(), commitRecord(m, where));
                 if (commit.counts()) {
                     found[0] = commit;
                 } else {
@@ -156,7 +158,7 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
         Set<CheckpointKey> committed = new HashSet<>();
         reader.read(queue, CommitRecord.TAG, base, last.offset + 1, m -> {
             progress.read(m);
-            Located commit = new Located(m.getQueueOffset(), CommitRecord.fromBytes(m.getBody()));
+            Located commit = new Located(m.getQueueOffset(), commitRecord(m, where));
             if (commit.counts()) {
                 committed.add(new CheckpointKey(commit.record.incarnation(), commit.record.checkpointId()));
             } else {
@@ -166,7 +168,7 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
         Map<CheckpointKey, Integer> nextSequence = new HashMap<>();
         reader.read(queue, ChangeBatch.TAG, base, last.offset, m -> {
             progress.read(m);
-            ChangeBatch.Received batch = ChangeBatch.parse(m.getBody());
+            ChangeBatch.Received batch = parse(m, where, ChangeBatch::parse);
             CheckpointKey checkpoint = new CheckpointKey(batch.incarnation(), batch.checkpointId());
             if (progress.firstStateOffset < 0) {
                 progress.firstStateOffset = m.getQueueOffset();
@@ -193,15 +195,51 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
                 progress.checkpoints++;
             }
             nextSequence.put(checkpoint, expected + 1);
-            batch.forEachEntry((cf, key, value) -> {
-                backend.restoreEntry(cf, key, value);
-                progress.entries++;
-            });
+            try {
+                batch.forEachEntry((cf, key, value) -> {
+                    backend.restoreEntry(cf, key, value);
+                    progress.entries++;
+                });
+            } catch (StateException e) {
+                throw malformed(m, where, e);
+            }
         });
         if (progress.firstStateOffset < 0) {
             throw new IOException(where + ": the state queue holds no snapshot between base offset " + base
                     + " and the last commit record at " + last.offset);
         }
+    }
+
+    private static CommitRecord commitRecord(MessageExt m, String where) {
+        return parse(m, where, CommitRecord::fromBytes);
+    }
+
+    /** The incarnation a claim names. */
+    private static long claimer(MessageExt m, String where) {
+        return parse(m, where, body -> {
+            try {
+                return Long.parseUnsignedLong(new String(body, StandardCharsets.UTF_8), 16);
+            } catch (NumberFormatException e) {
+                throw new StateException("a claim that names no incarnation");
+            }
+        });
+    }
+
+    /**
+     * Decodes a message read from the queue: bytes that do not fit its format (a broken or foreign writer, crafted
+     * messages) fail the restore as state read from disk would, naming the queue and offset.
+     */
+    private static <T> T parse(MessageExt m, String where, Function<byte[], T> decoder) {
+        try {
+            return decoder.apply(m.getBody());
+        } catch (StateException e) {
+            throw malformed(m, where, e);
+        }
+    }
+
+    private static StateException malformed(MessageExt m, String where, StateException e) {
+        return new StateException(where + ": malformed " + m.getTags() + " message at offset " + m.getQueueOffset()
+                + ": " + e.getMessage(), e);
     }
 
     private static void logIgnored(Located commit, String where) {
@@ -223,8 +261,8 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
     public boolean claimedBetween(MessageQueue queue, long from, long to, long incarnation) throws IOException {
         awaitReadable(queue, to - 1, "queue=" + StateQueueReader.describe(queue));
         boolean[] claimed = new boolean[1];
-        reader.read(queue, CLAIM_TAG, from, to, m -> claimed[0] |= Long.parseUnsignedLong(
-                new String(m.getBody(), StandardCharsets.UTF_8), 16) != incarnation);
+        reader.read(queue, CLAIM_TAG, from, to, m -> claimed[0] |= claimer(m, "queue="
+                + StateQueueReader.describe(queue)) != incarnation);
         return claimed[0];
     }
 
@@ -250,14 +288,14 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
             facts.sort((a, b) -> Long.compare(b.getQueueOffset(), a.getQueueOffset()));
             for (MessageExt m : facts) {
                 if (CLAIM_TAG.equals(m.getTags())) {
-                    long claimer = Long.parseUnsignedLong(new String(m.getBody(), StandardCharsets.UTF_8), 16);
+                    long claimer = claimer(m, "queue=" + StateQueueReader.describe(queue));
                     if (claimer == incarnation) {
                         return claimedSince ? CheckpointOutcome.ABANDONED : CheckpointOutcome.OPEN;
                     }
                     claimedSince = true;
                     continue;
                 }
-                CommitRecord c = CommitRecord.fromBytes(m.getBody());
+                CommitRecord c = commitRecord(m, "queue=" + StateQueueReader.describe(queue));
                 if (!c.countsAt(m.getQueueOffset())) {
                     continue;
                 }

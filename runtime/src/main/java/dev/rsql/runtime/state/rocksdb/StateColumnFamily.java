@@ -1,5 +1,7 @@
 package dev.rsql.runtime.state.rocksdb;
 
+import dev.rsql.runtime.state.StateException;
+
 /**
  * The column families of a {@link RocksDbStateBackend}. The ids are stored in state changelogs: never change or
  * reuse one.
@@ -26,6 +28,6 @@ public enum StateColumnFamily {
                 return cf;
             }
         }
-        throw new IllegalArgumentException("unknown state column family id " + id);
+        throw new StateException("unknown state column family id " + id);
     }
 }

@@ -37,6 +37,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -218,7 +219,7 @@ class FileConnectorTest {
     }
 
     @Test
-    void appendFalseTruncatesAndAppendTrueAppends() throws Exception {
+    void appendFalseTruncatesOnlyWhatASinkWroteAndAppendTrueAppends() throws Exception {
         Path in = tmp.resolve("one.jsonl");
         Files.writeString(in, "{\"order_id\":1}\n{\"order_id\":2}\n");
         Path out = tmp.resolve("out.jsonl");
@@ -233,10 +234,91 @@ class FileConnectorTest {
         runCopy(src, table("o", "file", opts("filePath", out.toString()), ORDER_COLUMNS));
         assertEquals(5, Files.readAllLines(out).size(), "append is the default");
 
-        runCopy(src, table("o", "file", opts("filePath", out.toString(), "append", "false"), ORDER_COLUMNS));
-        assertEquals(multiset(List.of(
-                "{\"order_id\":1,\"amount\":null,\"product\":null,\"ts\":null}",
-                "{\"order_id\":2,\"amount\":null,\"product\":null,\"ts\":null}")), multiset(Files.readAllLines(out)));
+        // out.jsonl was there before any sink: it is never truncated.
+        ConfigException refused = assertThrows(ConfigException.class, () -> start(src,
+                table("o", "file", opts("filePath", out.toString(), "append", "false"), ORDER_COLUMNS)));
+        assertTrue(refused.getMessage().contains("file sink of table o: " + out + " was not written by a file sink"),
+                refused.getMessage());
+        assertEquals(5, Files.readAllLines(out).size());
+
+        Path own = tmp.resolve("own.jsonl");
+        for (int run = 0; run < 2; run++) {
+            runCopy(src, table("o", "file", opts("filePath", own.toString(), "append", "false"), ORDER_COLUMNS));
+            assertEquals(multiset(List.of(
+                    "{\"order_id\":1,\"amount\":null,\"product\":null,\"ts\":null}",
+                    "{\"order_id\":2,\"amount\":null,\"product\":null,\"ts\":null}")),
+                    multiset(Files.readAllLines(own)), "the sink's own file is truncated, run " + run);
+        }
+    }
+
+    @Test
+    void aDirectorySinkDeletesOnlyPartFilesItWrote() throws Exception {
+        Path in = tmp.resolve("one.jsonl");
+        Files.writeString(in, "{\"order_id\":1}\n");
+        TableDescriptor src = table("orders", "file", opts("fileName", in.toString()), ORDER_COLUMNS);
+        Path dir = tmp.resolve("parts");
+        TableDescriptor sink = table("o", "file", opts("path", dir + "/", "append", "false"), ORDER_COLUMNS);
+        runCopy(src, sink);
+        runCopy(src, sink);
+        List<String> parts;
+        try (var s = Files.list(dir)) {
+            parts = s.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith(".")).sorted().toList();
+        }
+        assertEquals(List.of("part-0.jsonl"), parts);
+        assertEquals(1, Files.readAllLines(dir.resolve("part-0.jsonl")).size(), "the earlier run's part was deleted");
+
+        Path foreign = dir.resolve("part-7.jsonl");
+        Files.writeString(foreign, "someone else's\n");
+        Path unrelated = dir.resolve("notes.txt");
+        Files.writeString(unrelated, "keep\n");
+        ConfigException e = assertThrows(ConfigException.class, () -> start(src, sink));
+        assertTrue(e.getMessage().contains(foreign.toString()), e.getMessage());
+        assertEquals("someone else's\n", Files.readString(foreign));
+        assertEquals("keep\n", Files.readString(unrelated));
+    }
+
+    @Test
+    void allowedPathsConfineSourcesAndSinks() throws Exception {
+        Path allowed = tmp.resolve("allowed");
+        Path outside = tmp.resolve("outside");
+        Files.createDirectories(allowed);
+        Files.createDirectories(outside);
+        Files.writeString(allowed.resolve("in.jsonl"), "{\"order_id\":1}\n");
+        Files.writeString(outside.resolve("secret.jsonl"), "{\"order_id\":2}\n");
+        Files.createSymbolicLink(allowed.resolve("link.jsonl"), outside.resolve("secret.jsonl"));
+        engine = EngineContext.of(Map.of("worker.threads", "2", "state.dir", tmp.resolve("state").toString(),
+                "file.allowed-paths", tmp.resolve("other") + ", " + allowed));
+
+        runCopy(table("i", "file", opts("path", allowed.resolve("in.jsonl").toString()), ORDER_COLUMNS),
+                table("o", "file", opts("path", allowed.resolve("out/") + "/"), ORDER_COLUMNS));
+        assertEquals(1, Files.readAllLines(allowed.resolve("out/part-0.jsonl")).size());
+
+        TableDescriptor sink = table("o", "collect", opts("id", "allowed-" + UUID.randomUUID()), ORDER_COLUMNS);
+        for (String path : List.of(outside.resolve("secret.jsonl").toString(), allowed + "/../outside/secret.jsonl",
+                allowed.resolve("link.jsonl").toString())) {
+            ConfigException e = assertThrows(ConfigException.class,
+                    () -> start(table("src", "file", opts("path", path), ORDER_COLUMNS), sink));
+            assertTrue(e.getMessage().startsWith("file source of table src: path ")
+                    && e.getMessage().contains("is outside file.allowed-paths"), e.getMessage());
+        }
+        ConfigException e = assertThrows(ConfigException.class, () -> start(
+                table("i", "file", opts("path", allowed.resolve("in.jsonl").toString()), ORDER_COLUMNS),
+                table("snk", "file", opts("path", outside.resolve("x.jsonl").toString()), ORDER_COLUMNS)));
+        assertTrue(e.getMessage().startsWith("file sink of table snk: path " + outside.resolve("x.jsonl")),
+                e.getMessage());
+        assertFalse(Files.exists(outside.resolve("x.jsonl")));
+    }
+
+    /** Starts a copy job expected to be refused: the start's exception. */
+    private void start(TableDescriptor src, TableDescriptor sink) throws Exception {
+        GraphBuilder b = new GraphBuilder("refused");
+        b.source(src).sinkTo(sink);
+        JobInstance job = new JobInstance(b.build(), engine);
+        try {
+            job.start();
+        } finally {
+            assertTrue(job.awaitTermination(TIMEOUT));
+        }
     }
 
     private void runCopy(TableDescriptor src, TableDescriptor sink) throws Exception {
@@ -261,7 +343,8 @@ class FileConnectorTest {
         runCopy(src, sink);
         List<String> parts;
         try (var s = Files.list(outDir)) {
-            parts = s.map(p -> p.getFileName().toString()).sorted().collect(Collectors.toList());
+            parts = s.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith(".")) // markers: OwnedFiles
+                    .sorted().collect(Collectors.toList());
         }
         assertEquals(2, parts.size(), parts.toString());
         assertTrue(parts.stream().allMatch(p -> p.matches("part-\\d+\\.csv")), parts.toString());

@@ -6,6 +6,7 @@ import dev.rsql.runtime.state.KeyedValueState;
 import dev.rsql.runtime.state.LongSerializer;
 import dev.rsql.runtime.state.Namespaces;
 import dev.rsql.runtime.state.StateEntry;
+import dev.rsql.runtime.state.StateException;
 import dev.rsql.runtime.state.StringSerializer;
 import dev.rsql.runtime.state.TimerService;
 import dev.rsql.runtime.state.rocksdb.RocksDbOptions;
@@ -562,6 +563,36 @@ class StateChangelogTest {
         send(gap, CommitRecord.TAG, commitAt(2));
         IOException e = assertThrows(IOException.class, () -> restore(gap));
         assertTrue(e.getMessage().contains("message #1 of checkpoint 1"), e.getMessage());
+    }
+
+    /** Bytes from the state queue are checked as strictly as state files: crafted ones fail the restore clearly. */
+    @Test
+    void craftedStateMessagesFailTheRestoreWithAStateException() throws Exception {
+        byte[] header = java.util.Arrays.copyOf(batch(0, "a"), 22); // format, kind, incarnation, checkpoint, sequence
+        byte[] unknownFamily = concat(header, new byte[] {9, 1, 'k', 2, 'v'});
+        byte[] hugeKey = concat(header, new byte[] {1, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x07});
+        byte[] hugeValue = concat(header, new byte[] {1, 1, 'k', (byte) 0xfe, (byte) 0xff, (byte) 0xff, 0x7f});
+        byte[] otherFormat = batch(0, "a");
+        otherFormat[0] = 7;
+        for (byte[] body : List.of(unknownFamily, hugeKey, hugeValue, otherFormat)) {
+            MessageQueue q = newQueue();
+            send(q, ChangeBatch.TAG, body);
+            send(q, CommitRecord.TAG, commitAt(1));
+            StateException e = assertThrows(StateException.class, () -> restore(q));
+            assertTrue(e.getMessage().contains("malformed state message at offset 0"), e.getMessage());
+        }
+        MessageQueue badCommit = newQueue();
+        byte[] commit = commitAt(0);
+        commit[commit.length - 1] = (byte) 0x80; // a history of -128 incarnations
+        send(badCommit, CommitRecord.TAG, commit);
+        StateException e = assertThrows(StateException.class, () -> restore(badCommit));
+        assertTrue(e.getMessage().contains("malformed commit message at offset 0"), e.getMessage());
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 
     /** Prints restore and checkpoint costs of a task with 100,000 keys and 100,000 timers; asserts only equality. */

@@ -81,7 +81,7 @@ public final class UdafAdapter implements AggregateFunction {
             primitive[i] = params[i + 1].isPrimitive();
         }
         this.resultType = function.resultType().getSqlTypeName().name();
-        this.serializer = new AccumulatorSerializer(function.type().getClassLoader());
+        this.serializer = function.serializer();
         StringBuilder d = new StringBuilder(function.name()).append('(');
         for (int i = 0; i < argFields.length; i++) {
             d.append(i > 0 ? ", " : "").append('$').append(argFields[i]);

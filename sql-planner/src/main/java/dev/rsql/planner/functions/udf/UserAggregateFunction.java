@@ -40,10 +40,12 @@ public final class UserAggregateFunction {
     private final List<Overload> overloads;
     private final boolean deterministic;
     private final boolean requiresOver;
+    private final AccumulatorSerializer serializer;
 
     private UserAggregateFunction(String name, Class<? extends AggregateFunction> type, List<Method> accumulates,
                                   List<Method> retracts, Method merge, Method reset, RelDataType resultType,
-                                  List<Overload> overloads, boolean deterministic, boolean requiresOver) {
+                                  List<Overload> overloads, boolean deterministic, boolean requiresOver,
+                                  AccumulatorSerializer serializer) {
         this.name = name;
         this.type = type;
         this.accumulates = accumulates;
@@ -54,6 +56,7 @@ public final class UserAggregateFunction {
         this.overloads = overloads;
         this.deterministic = deterministic;
         this.requiresOver = requiresOver;
+        this.serializer = serializer;
     }
 
     /** Inspects a UDAF class; IllegalArgumentException with a message for the user when it is unfit. */
@@ -100,7 +103,8 @@ public final class UserAggregateFunction {
                     false, UserFunctions.signature(name, m).replaceFirst("\\(\\w+(<[^>]*>)?(, )?", "(")));
         }
         return new UserAggregateFunction(name, c, accumulates, retracts, merge, reset, result, overloads,
-                probe.isDeterministic(), probe.requiresOver());
+                probe.isDeterministic(), probe.requiresOver(),
+                AccumulatorSerializer.of(name, accumulatorType(name, c, acc, probe)));
     }
 
     private static List<Method> accMethods(Class<?> c, String name, Class<?> acc) {
@@ -124,6 +128,24 @@ public final class UserAggregateFunction {
         }
         Class<?> fromGeneric = UserTypes.raw(UserTypes.typeArgument(c, AggregateFunction.class, 1));
         return fromGeneric != null ? fromGeneric : Object.class;
+    }
+
+    /**
+     * The declared accumulator type, generic arguments included (they type the fields of a generic accumulator). A
+     * function that declares only Object is asked for one accumulator here, at plan time: its class is the type.
+     */
+    private static Type accumulatorType(String name, Class<?> c, Class<?> acc, AggregateFunction<?, ?> probe) {
+        if (acc != Object.class) {
+            Type generic = UserTypes.typeArgument(c, AggregateFunction.class, 1);
+            return UserTypes.raw(generic) == acc ? generic : acc;
+        }
+        Object sample;
+        try {
+            sample = probe.createAccumulator();
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("aggregate function " + name + ": createAccumulator failed: " + e, e);
+        }
+        return sample == null ? Object.class : sample.getClass();
     }
 
     private static RelDataType resultType(String name, Class<?> c, AggregateFunction<?, ?> probe,
@@ -240,6 +262,11 @@ public final class UserAggregateFunction {
         int[] fields = argFields.clone();
         List<RelDataType> types = List.copyOf(argTypes);
         return () -> new UdafAdapter(this, accumulate, fields, types);
+    }
+
+    /** The serializer of this function's accumulators, chosen from their declared class. */
+    public AccumulatorSerializer serializer() {
+        return serializer;
     }
 
     @Override

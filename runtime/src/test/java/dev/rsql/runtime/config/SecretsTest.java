@@ -1,0 +1,60 @@
+package dev.rsql.runtime.config;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SecretsTest {
+
+    @Test
+    void keysThatNameASecret() {
+        for (String k : new String[] {"password", "PassWord", "db.password", "secretKey", "secret-key", "accessKey",
+                "access_key", "token", "sasl.token", "credentials", "api-key", "private.key", "passphrase"}) {
+            assertTrue(Secrets.isSecretKey(k), k);
+        }
+        for (String k : new String[] {"topic", "nameserver", "accessId", "connector", "path", "format"}) {
+            assertFalse(Secrets.isSecretKey(k), k);
+        }
+    }
+
+    @Test
+    void optionsNeverShowSecretOrSubstitutedValues() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("topic", "t");
+        m.put("secretKey", "sk-hunter2");
+        m.put("rows", "from-env-42x");
+        m.put("json.limit", "env-limit-x");
+        Options o = new Options(m, Set.of("rows", "json.limit"));
+        String shown = o.toString();
+        assertFalse(shown.contains("hunter2") || shown.contains("42x") || shown.contains("env-limit"), shown);
+        assertTrue(shown.contains("topic=t") && shown.contains("secretKey=" + Secrets.MASK), shown);
+        assertEquals("sk-hunter2", o.get("secretkey"), "the value itself is still there for the connector");
+
+        ConfigException e = assertThrows(ConfigException.class, () -> o.getLong(0, "rows"));
+        assertEquals("option 'rows' must be an integer, got '" + Secrets.MASK + "'", e.getMessage());
+        ConfigException s = assertThrows(ConfigException.class, () -> o.getInt(0, "secretKey"));
+        assertFalse(s.getMessage().contains("hunter2"), s.getMessage());
+
+        Options json = o.withPrefix("json.");
+        assertEquals(Secrets.MASK, json.shown("limit"));
+        Options merged = o.overlay(json);
+        assertEquals(Secrets.MASK, merged.shown("limit"));
+        assertFalse(merged.toString().contains("env-limit"), merged.toString());
+        assertEquals("t", merged.shown("topic"));
+        assertEquals("plain", o.with("rows", "plain").shown("rows"), "a value set in code is not substituted");
+    }
+
+    @Test
+    void anUnclosedPlaceholderErrorDoesNotQuoteTheValue() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> Placeholders.resolve("hunter2${OOPS", name -> null));
+        assertFalse(e.getMessage().contains("hunter2"), e.getMessage());
+    }
+}
