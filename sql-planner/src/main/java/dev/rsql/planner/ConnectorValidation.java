@@ -62,11 +62,12 @@ final class ConnectorValidation {
                 factory.validateSink(context);
             }
         } catch (ConfigException e) {
-            String message = e.getMessage();
+            // Connectors word their own messages and may quote a value that came from the environment.
+            String message = t.options().redact(e.getMessage());
             if (!message.contains("table " + t.name())) {
                 message = "table " + t.name() + ": " + message;
             }
-            throw new PlanningException(table.optionPosition(e.option()), message, e);
+            throw new PlanningException(table.optionPosition(e.option()), message);
         }
     }
 

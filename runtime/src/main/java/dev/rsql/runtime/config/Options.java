@@ -82,6 +82,24 @@ public final class Options {
         return v != null && isSecret(key) ? Secrets.MASK : v;
     }
 
+    /**
+     * {@code text} with every value that must not be shown ({@link #isSecret}) masked: for messages that connectors
+     * and formats build themselves from raw option values.
+     */
+    public String redact(String text) {
+        if (text == null) {
+            return null;
+        }
+        String out = text;
+        for (Map.Entry<String, String> e : values.entrySet()) {
+            String v = e.getValue();
+            if (v != null && !v.isEmpty() && isSecret(e.getKey())) {
+                out = out.replace(v, Secrets.MASK);
+            }
+        }
+        return out;
+    }
+
     /** {@code value}, read under one of {@code keys}, as an error may show it. */
     private String shown(String value, String... keys) {
         for (String k : keys) {
