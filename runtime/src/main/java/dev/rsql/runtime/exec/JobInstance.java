@@ -120,6 +120,7 @@ public final class JobInstance extends AbstractJob {
         }
         long interval = EngineContext.checkpointInterval(config).toMillis();
         timers.scheduleWithFixedDelay(() -> coordinator.trigger(), interval, interval, TimeUnit.MILLISECONDS);
+        startWatchdog();
         checkCompletion();
     }
 
@@ -208,7 +209,7 @@ public final class JobInstance extends AbstractJob {
             LOG.info("job={} task={} revoked {}; finishing and committing", graph.name(), task.id(),
                     task.status().shard);
             task.requestStop();
-            await(task);
+            await(List.of(task));
         }
 
         @Override
@@ -319,9 +320,10 @@ public final class JobInstance extends AbstractJob {
     @Override
     void shutdown(State finalState) {
         timers.shutdownNow();
-        if (stateful && finalState == State.STOPPED && failure == null) {
+        // A stuck task cannot take the checkpoint; half the stop timeout at most goes to trying, the rest to the tasks.
+        if (stateful && finalState == State.STOPPED && failure == null && !anyTaskStuck()) {
             try {
-                coordinator.trigger().get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                coordinator.trigger().get(stopTimeout.toMillis() / 2, TimeUnit.MILLISECONDS);
             } catch (Exception e) {
                 LOG.warn("job={} could not complete a checkpoint before stopping: {}", graph.name(), e.toString());
             }
@@ -331,10 +333,10 @@ public final class JobInstance extends AbstractJob {
         if (failure != null || !stateful) {
             running.forEach(Task::requestStop);
         }
-        running.forEach(this::await);
+        await(running);
         for (Task t : new ArrayList<>(tasks.values())) {
             t.requestStop();
-            await(t);
+            await(List.of(t));
         }
         sources.forEach((node, source) -> close("source " + node.table().name(), source));
         ended(finalState, () -> cleanUpStateDir(failure != null ? State.FAILED : finalState));
