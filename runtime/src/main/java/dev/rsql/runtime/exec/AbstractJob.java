@@ -61,8 +61,8 @@ abstract class AbstractJob implements Job {
     private final CompletableFuture<JobInstance.State> termination = new CompletableFuture<>();
     private final long startedMillis = System.currentTimeMillis();
     private final TaskWatchdog watchdog;
-    /** Tasks whose thread is inside System.exit: they never yield again, so nothing waits for them. */
-    private final Set<Task> exiting = ConcurrentHashMap.newKeySet();
+    /** Tasks that will not yield: inside System.exit, or not stopped by the stop deadline. Nothing waits for them. */
+    private final Set<Task> leftBehind = ConcurrentHashMap.newKeySet();
     private volatile long stopDeadlineNanos;
 
     protected volatile JobInstance.State state = JobInstance.State.CREATED;
@@ -207,18 +207,20 @@ abstract class AbstractJob implements Job {
 
     /**
      * Waits until the tasks have ended: while the job stops, until its stop deadline; otherwise for at most
-     * {@code stop.timeout}. A task that has not ended by then is logged with what it is doing, and left behind.
+     * {@code stop.timeout}. A task that has not ended by then is logged with what it is doing, and left behind: later
+     * waits skip it.
      */
     void await(Collection<Task> waitFor) {
         long deadline = state == JobInstance.State.STOPPING ? stopDeadlineNanos
                 : System.nanoTime() + stopTimeout.toNanos();
         for (Task task : waitFor) {
-            if (exiting.contains(task)) {
+            if (leftBehind.contains(task)) {
                 continue;
             }
             try {
                 task.terminated().get(Math.max(LAST_WAIT_NANOS, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (TimeoutException e) {
+                leftBehind.add(task);
                 LOG.error("job={} task={} did not stop within {} s {}", graph.name(), task.id(),
                         stopTimeout.toSeconds(), TaskWatchdog.describe(task));
             } catch (InterruptedException e) {
@@ -230,9 +232,9 @@ abstract class AbstractJob implements Job {
         }
     }
 
-    /** True when some task is known not to take a checkpoint soon: stuck in a record, or exiting the JVM. */
+    /** True when some task is known not to take part in a checkpoint or a stop soon: stuck, or left behind. */
     final boolean anyTaskStuck() {
-        return !exiting.isEmpty() || tasks.values().stream().anyMatch(t -> t.stuck() != null);
+        return !leftBehind.isEmpty() || tasks.values().stream().anyMatch(t -> t.stuck() != null);
     }
 
     /**
@@ -245,7 +247,7 @@ abstract class AbstractJob implements Job {
             if (thread == null || !CallStack.inSystemExit(thread.getStackTrace())) {
                 continue;
             }
-            exiting.add(task);
+            leftBehind.add(task);
             String where = TaskWatchdog.describe(task);
             LOG.error("job={} task={} called System.exit {}; the job stops without waiting for the task", graph.name(),
                     task.id(), where);

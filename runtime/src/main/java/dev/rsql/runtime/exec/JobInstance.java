@@ -30,6 +30,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 
 /**
  * Runs one job's graph in this process: creates its sinks, exchanges and sources, a task for every shard the sources
@@ -329,8 +330,14 @@ public final class JobInstance extends AbstractJob {
             }
         }
         List<Task> running = new ArrayList<>(tasks.values());
-        running.stream().filter(t -> t instanceof SourceTask).forEach(Task::requestStop);
+        List<Task> sourceTasks = running.stream().filter(t -> t instanceof SourceTask).collect(Collectors.toList());
+        sourceTasks.forEach(Task::requestStop);
         if (failure != null || !stateful) {
+            running.forEach(Task::requestStop);
+        }
+        await(sourceTasks);
+        if (anyTaskStuck()) {
+            // The input of the tasks after a stuck one never ends: they stop as they are (the checkpoint has them).
             running.forEach(Task::requestStop);
         }
         await(running);

@@ -469,10 +469,10 @@ public abstract class Task {
     /** A snapshot for status; safe from any thread. */
     public TaskStatus status() {
         Throwable f = failure;
-        StuckRecord s = stuck;
-        TaskStatus.State state = s != null && status == TaskStatus.State.RUNNING ? TaskStatus.State.STUCK : status;
-        return new TaskStatus(id, description(), state, publishedIn, publishedOut, skipped(), lag(),
-                lastCheckpointMillis, f == null ? null : String.valueOf(f.getMessage()), s);
+        StuckRecord s = status == TaskStatus.State.RUNNING ? stuck : null;
+        return new TaskStatus(id, description(), s != null ? TaskStatus.State.STUCK : status, publishedIn,
+                publishedOut, skipped(), lag(), lastCheckpointMillis,
+                f == null ? null : String.valueOf(f.getMessage()), s);
     }
 
     @Override

@@ -5,6 +5,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -58,6 +59,9 @@ final class TaskWatchdog {
         long now = System.nanoTime();
         Map<Task, Seen> still = new HashMap<>();
         for (Task task : tasks.get()) {
+            if (!task.isRunning()) {
+                continue;
+            }
             Thread thread = task.sliceThread();
             long slice = task.sliceStartedNanos();
             long records = task.recordsStarted();
@@ -67,7 +71,8 @@ final class TaskWatchdog {
             if (stuck != null && !same) {
                 task.stuck(null);
                 LOG.info("job={} task={} moved on after {} s {}", jobName, task.id(),
-                        (System.currentTimeMillis() - stuck.sinceMillis) / 1000, stuck.where());
+                        String.format(Locale.ROOT, "%.1f",
+                        (System.currentTimeMillis() - stuck.sinceMillis) / 1e3), stuck.where());
             }
             if (thread == null) {
                 continue;
@@ -80,7 +85,7 @@ final class TaskWatchdog {
                         task.currentRecord(), CallStack.function(thread.getStackTrace()));
                 task.stuck(stuck);
                 LOG.error("job={} task={} stuck for {} s {}", jobName, task.id(),
-                        TimeUnit.NANOSECONDS.toSeconds(forNanos), stuck.where());
+                        String.format(Locale.ROOT, "%.1f", forNanos / 1e9), stuck.where());
             }
         }
         seen.clear();
