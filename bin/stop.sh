@@ -3,18 +3,20 @@
 # Usage: bin/stop.sh [--instance ID] [--timeout SECONDS] [JOB...]
 #   no JOB      stops every running job
 #   --instance  stops only that instance of the job (its queues move to the other instances)
+#   --timeout   seconds to wait for each job (default: its stop.timeout + 15); a job that has not stopped by then is
+#               killed (SIGKILL) and resumes from its last checkpoint when started again
 set -u
 . "$(dirname "$0")/common.sh"
 
 instance=""
-timeout=120
+timeout=""
 jobs=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --instance) instance="$2"; shift 2 ;;
     --instance=*) instance="${1#*=}"; shift ;;
     --timeout) timeout="$2"; shift 2 ;;
-    -h|--help) sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) jobs+=("${1%.sql}"); shift ;;
   esac
 done
@@ -46,14 +48,26 @@ for pidfile in "${pidfiles[@]}"; do
     continue
   fi
   pid=$(cat "$pidfile")
+  # The process halts itself once its stop.timeout (in its status file) is over; this waits a little longer.
+  wait_s="$timeout"
+  if [ -z "$wait_s" ]; then
+    stop_ms=$(sed -n 's/.*"stopTimeout":\([0-9]*\).*/\1/p' "$RSQL_HOME/run/$id.status.json" 2>/dev/null)
+    wait_s=$(( ${stop_ms:-105000} / 1000 + 15 ))
+  fi
   kill -TERM "$pid"
   waited=0
-  while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt $((timeout * 10)) ]; do
+  while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt $((wait_s * 10)) ]; do
     sleep 0.1
     waited=$((waited + 1))
   done
   if kill -0 "$pid" 2>/dev/null; then
-    echo "$id (pid $pid) did not stop within ${timeout}s; it is still running"
+    # A thread dump into the job's log first (the JVM prints it on SIGQUIT), then the last resort.
+    kill -QUIT "$pid" 2>/dev/null
+    sleep 1
+    kill -KILL "$pid" 2>/dev/null
+    echo "$id (pid $pid) did not stop within ${wait_s}s; killed it (SIGKILL): it resumes from its last checkpoint" \
+      "when started again"
+    rm -f "$pidfile"
     status=1
   else
     echo "stopped $id (pid $pid)"

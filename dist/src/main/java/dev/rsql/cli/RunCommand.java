@@ -27,7 +27,8 @@ import java.util.concurrent.Callable;
 /**
  * Runs one job in this process until its bounded sources are drained, it fails for a cause a restart cannot cure (a
  * transient one restarts it from its last checkpoint, see {@link RestartingJob}), or the process is asked to stop
- * (SIGTERM / Ctrl-C), which stops it gracefully: records in hand finished, sinks flushed, offsets committed.
+ * (SIGTERM / Ctrl-C), which stops it gracefully: records in hand finished, sinks flushed, offsets committed — within
+ * {@code stop.timeout}, or the process halts (see {@link ProcessStop}).
  */
 @Command(name = "run", description = "Run a job in the foreground until it finishes or is stopped.")
 final class RunCommand implements Callable<Integer> {
@@ -98,13 +99,11 @@ final class RunCommand implements Callable<Integer> {
         }
         Path statusFile = home.statusFile(arg.jobName, instance);
         long pid = ProcessHandle.current().pid();
-        Thread hook = new Thread(() -> {
-            if (!job.termination().isDone()) {
-                LOG.info("job={} stop requested", arg.jobName);
-                job.stop();
-                writeStatus(job, statusFile, pid);
-            }
-        }, "rsql-stop");
+        Duration stopTimeout = EngineContext.stopTimeout(engine.configFor(planned.graph().parameters()));
+        ProcessStop stop = new ProcessStop(job, stopTimeout,
+                () -> writeStatus(job, statusFile, pid, stopTimeout.toMillis()));
+        ProcessStop.haltOnJvmErrors(arg.jobName);
+        Thread hook = new Thread(stop::onShutdown, "rsql-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             job.start();
@@ -121,11 +120,7 @@ final class RunCommand implements Callable<Integer> {
             LOG.error("job={} cannot start", arg.jobName, e);
             return 1;
         }
-        writeStatus(job, statusFile, pid);
-        while (!job.awaitTermination(STATUS_INTERVAL)) {
-            writeStatus(job, statusFile, pid);
-        }
-        writeStatus(job, statusFile, pid);
+        stop.awaitEnd(STATUS_INTERVAL);
         if (job.failure() != null) {
             System.err.println("ERROR  job " + arg.jobName + " failed: " + job.failure().getMessage());
             return 1;
@@ -139,9 +134,9 @@ final class RunCommand implements Callable<Integer> {
         return 2;
     }
 
-    private static void writeStatus(Job job, Path file, long pid) {
+    private static void writeStatus(Job job, Path file, long pid, long stopTimeoutMillis) {
         try {
-            StatusFile.write(file, job.status(), pid);
+            StatusFile.write(file, job.status(), pid, stopTimeoutMillis);
         } catch (IOException e) {
             LOG.warn("cannot write status file {}: {}", file, e.getMessage());
         }

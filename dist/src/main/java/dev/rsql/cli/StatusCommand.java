@@ -66,6 +66,13 @@ final class StatusCommand implements Callable<Integer> {
                         t.getLongValue("skipped") > 0 ? "  skipped " + t.getLongValue("skipped") : "",
                         lag >= 0 ? "  lag " + lag : "",
                         checkpoint > 0 ? "  checkpoint " + java.time.Instant.ofEpochMilli(checkpoint) : "");
+                JSONObject stuck = t.getJSONObject("stuck");
+                if (stuck != null) {
+                    String function = stuck.getString("function");
+                    System.out.printf("            stuck since %s %sat %s%n",
+                            java.time.Instant.ofEpochMilli(stuck.getLongValue("since")),
+                            function == null ? "" : "in function " + function + " ", stuck.getString("position"));
+                }
             }
             if (s.getString("error") != null) {
                 System.out.println("  error: " + s.getString("error"));

@@ -18,7 +18,8 @@ final class StatusFile {
     private StatusFile() {
     }
 
-    static synchronized void write(Path file, JobStatus status, long pid) throws IOException {
+    /** @param stopTimeoutMillis how long the process may take to stop ({@code bin/stop.sh} waits that long and more) */
+    static synchronized void write(Path file, JobStatus status, long pid, long stopTimeoutMillis) throws IOException {
         JSONObject o = new JSONObject();
         o.put("job", status.job);
         o.put("instance", status.instance);
@@ -31,6 +32,7 @@ final class StatusFile {
         o.put("error", status.error);
         o.put("restarts", status.restarts);
         o.put("restartCause", status.restartCause);
+        o.put("stopTimeout", stopTimeoutMillis);
         JSONArray tasks = new JSONArray();
         for (TaskStatus t : status.tasks) {
             JSONObject to = new JSONObject();
@@ -43,6 +45,13 @@ final class StatusFile {
             to.put("lag", t.lag);
             to.put("lastCheckpoint", t.lastCheckpointMillis);
             to.put("error", t.error);
+            if (t.stuck != null) {
+                JSONObject stuck = new JSONObject();
+                stuck.put("since", t.stuck.sinceMillis);
+                stuck.put("position", t.stuck.position);
+                stuck.put("function", t.stuck.function);
+                to.put("stuck", stuck);
+            }
             tasks.add(to);
         }
         o.put("tasks", tasks);

@@ -27,18 +27,25 @@ class DistributionIT {
     static Path home;
 
     @BeforeAll
-    static void unpack() throws Exception {
+    static void unpackTarball() throws Exception {
+        home = unpack();
+    }
+
+    /** The built tarball unpacked into a new temporary directory; returns the installation directory. */
+    static Path unpack() throws Exception {
         Path tarball = Path.of(System.getProperty("rsql.tarball", "target/rsql-0.1.0-SNAPSHOT.tar.gz"));
         assertTrue(Files.isRegularFile(tarball), "no tarball at " + tarball.toAbsolutePath());
         Path dir = Files.createTempDirectory("rsql-dist");
         Result r = exec(dir, 120, "tar", "xzf", tarball.toAbsolutePath().toString());
         assertEquals(0, r.code, r.output);
+        Path installed;
         try (Stream<Path> s = Files.list(dir)) {
-            home = s.findFirst().orElseThrow();
+            installed = s.findFirst().orElseThrow();
         }
         for (String d : List.of("bin", "conf", "jobs", "ext", "lib", "log")) {
-            assertTrue(Files.isDirectory(home.resolve(d)), "tarball has no " + d + "/");
+            assertTrue(Files.isDirectory(installed.resolve(d)), "tarball has no " + d + "/");
         }
+        return installed;
     }
 
     @AfterAll

@@ -15,9 +15,11 @@ import org.slf4j.LoggerFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -36,7 +38,8 @@ import java.util.function.Supplier;
 abstract class AbstractJob implements Job {
 
     private static final Logger LOG = LoggerFactory.getLogger(AbstractJob.class);
-    static final Duration STOP_TIMEOUT = Duration.ofMinutes(2);
+    /** Past the stop deadline, how long each task that has not stopped yet still gets. */
+    private static final long LAST_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     /** Ended tasks status still shows: with rebalancing, queues come and go. */
     private static final int ENDED_TASKS_SHOWN = 64;
 
@@ -48,6 +51,8 @@ abstract class AbstractJob implements Job {
     protected final ScheduledExecutorService timers;
     /** A source shard without data for this long stops holding the watermark back (0: never). */
     protected final long idleTimeoutMillis;
+    /** How long a graceful stop may take ({@code stop.timeout}). */
+    protected final Duration stopTimeout;
     protected final Map<String, Sink> sinks = new LinkedHashMap<>();           // by sink node id
     protected final Map<String, Task> tasks = new ConcurrentHashMap<>();
     private final Map<String, Sink> sideSinks = new ConcurrentHashMap<>();     // by table name
@@ -55,6 +60,10 @@ abstract class AbstractJob implements Job {
     private final AtomicInteger taskIndex = new AtomicInteger();
     private final CompletableFuture<JobInstance.State> termination = new CompletableFuture<>();
     private final long startedMillis = System.currentTimeMillis();
+    private final TaskWatchdog watchdog;
+    /** Tasks that will not yield: inside System.exit, or not stopped by the stop deadline. Nothing waits for them. */
+    private final Set<Task> leftBehind = ConcurrentHashMap.newKeySet();
+    private volatile long stopDeadlineNanos;
 
     protected volatile JobInstance.State state = JobInstance.State.CREATED;
     protected volatile Throwable failure;
@@ -107,6 +116,13 @@ abstract class AbstractJob implements Job {
         this.workers = Executors.newFixedThreadPool(EngineContext.workerThreads(config),
                 r -> daemon(r, prefix + "-worker-" + n.incrementAndGet()));
         this.timers = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, prefix + "-timer"));
+        this.stopTimeout = EngineContext.stopTimeout(config);
+        this.watchdog = new TaskWatchdog(graph.name(), EngineContext.stuckTimeout(config), tasks::values);
+    }
+
+    /** Starts looking for tasks stuck in a record (on the timer thread). */
+    final void startWatchdog() {
+        watchdog.start(timers);
     }
 
     static Thread daemon(Runnable r, String name) {
@@ -189,16 +205,54 @@ abstract class AbstractJob implements Job {
 
     abstract void onTaskEnded(Task task);
 
-    /** Waits (bounded) until the task has ended. */
-    void await(Task task) {
-        try {
-            task.terminated().get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            LOG.error("job={} task={} did not stop within {}", graph.name(), task.id(), STOP_TIMEOUT);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            LOG.debug("job={} task={} ended with an error", graph.name(), task.id(), e);
+    /**
+     * Waits until the tasks have ended: while the job stops, until its stop deadline; otherwise for at most
+     * {@code stop.timeout}. A task that has not ended by then is logged with what it is doing, and left behind: later
+     * waits skip it.
+     */
+    void await(Collection<Task> waitFor) {
+        long deadline = state == JobInstance.State.STOPPING ? stopDeadlineNanos
+                : System.nanoTime() + stopTimeout.toNanos();
+        for (Task task : waitFor) {
+            if (leftBehind.contains(task)) {
+                continue;
+            }
+            try {
+                task.terminated().get(Math.max(LAST_WAIT_NANOS, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                leftBehind.add(task);
+                LOG.error("job={} task={} did not stop within {} s {}", graph.name(), task.id(),
+                        stopTimeout.toSeconds(), TaskWatchdog.describe(task));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (Exception e) {
+                LOG.debug("job={} task={} ended with an error", graph.name(), task.id(), e);
+            }
+        }
+    }
+
+    /** True when some task is known not to take part in a checkpoint or a stop soon: stuck, or left behind. */
+    final boolean anyTaskStuck() {
+        return !leftBehind.isEmpty() || tasks.values().stream().anyMatch(t -> t.stuck() != null);
+    }
+
+    /**
+     * A function that calls System.exit runs the JVM's shutdown hooks on its task's thread and waits there for them,
+     * so that task never yields again: it fails the job, naming the function and record, and nothing waits for it.
+     */
+    private void failTasksInSystemExit() {
+        for (Task task : tasks.values()) {
+            Thread thread = task.sliceThread();
+            if (thread == null || !CallStack.inSystemExit(thread.getStackTrace())) {
+                continue;
+            }
+            leftBehind.add(task);
+            String where = TaskWatchdog.describe(task);
+            LOG.error("job={} task={} called System.exit {}; the job stops without waiting for the task", graph.name(),
+                    task.id(), where);
+            fail(new IllegalStateException("job " + graph.name() + " task " + task.id() + ": System.exit called "
+                    + where));
         }
     }
 
@@ -225,6 +279,7 @@ abstract class AbstractJob implements Job {
 
     final synchronized boolean beginShutdown() {
         if (state == JobInstance.State.RUNNING || state == JobInstance.State.CREATED) {
+            stopDeadlineNanos = System.nanoTime() + stopTimeout.toNanos();
             state = JobInstance.State.STOPPING;
             return true;
         }
@@ -236,10 +291,11 @@ abstract class AbstractJob implements Job {
 
     @Override
     public void stop() {
+        failTasksInSystemExit();
         if (beginShutdown()) {
             shutdown(JobInstance.State.STOPPED);
         } else {
-            awaitTermination(STOP_TIMEOUT);
+            awaitTermination(stopTimeout);
         }
     }
 

@@ -135,6 +135,7 @@ final class DistributedJob extends AbstractJob {
         }
         long interval = EngineContext.checkpointInterval(config).toMillis();
         timers.scheduleWithFixedDelay(this::checkpointAll, interval, interval, TimeUnit.MILLISECONDS);
+        startWatchdog();
     }
 
     // ---- what the stages need ----
@@ -257,7 +258,7 @@ final class DistributedJob extends AbstractJob {
     /** Checkpoints a task, stops it and waits until it has (its input moves to another instance, or the job stops). */
     void checkpointAndStop(Task task) {
         task.requestCheckpointAndStop(checkpointIds.incrementAndGet());
-        await(task);
+        await(List.of(task));
     }
 
     // ---- source shards ----
@@ -433,7 +434,7 @@ final class DistributedJob extends AbstractJob {
                 t.requestStop();
             }
         }
-        running.forEach(this::await);
+        await(running);
     }
 
 }

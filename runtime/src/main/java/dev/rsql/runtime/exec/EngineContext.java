@@ -16,7 +16,8 @@ import java.util.Map;
  * and the connectors and formats found on it.
  *
  * <p>Settings read here (all optional): {@code worker.threads} (default: number of cores), {@code checkpoint.interval}
- * (default 5 s), {@code state.dir} (default {@code state}), {@code instance.id} (default host-pid).
+ * (default 5 s), {@code state.dir} (default {@code state}), {@code instance.id} (default host-pid),
+ * {@code stop.timeout} and {@code task.stuck-timeout} (default 60 s each).
  */
 public final class EngineContext {
 
@@ -79,6 +80,19 @@ public final class EngineContext {
 
     static int workerThreads(Options options) {
         return Math.max(1, options.getInt(Runtime.getRuntime().availableProcessors(), "worker.threads"));
+    }
+
+    /**
+     * How long a graceful stop may take ({@code stop.timeout}, default 60 s); tasks that have not stopped by then are
+     * left behind, and the process running the job halts.
+     */
+    public static Duration stopTimeout(Options options) {
+        return options.getDuration(Duration.ofSeconds(60), "stop.timeout");
+    }
+
+    /** How long a task may be in one record before it is reported stuck ({@code task.stuck-timeout}; 0: never). */
+    static Duration stuckTimeout(Options options) {
+        return options.getDuration(Duration.ofSeconds(60), "task.stuck-timeout");
     }
 
     static Duration checkpointInterval(Options options) {

@@ -34,6 +34,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+import java.util.stream.Collectors;
 
 /**
  * Runs one job's graph in this process: creates its sinks, exchanges and sources, a task for every shard the sources
@@ -142,6 +143,7 @@ public final class JobInstance extends AbstractJob {
         }
         long interval = EngineContext.checkpointInterval(config).toMillis();
         timers.scheduleWithFixedDelay(() -> coordinator.trigger(), interval, interval, TimeUnit.MILLISECONDS);
+        startWatchdog();
         checkCompletion();
     }
 
@@ -236,7 +238,7 @@ public final class JobInstance extends AbstractJob {
             LOG.info("job={} task={} revoked {}; finishing and committing", graph.name(), task.id(),
                     task.status().shard);
             task.requestStop();
-            await(task);
+            await(List.of(task));
         }
 
         @Override
@@ -347,22 +349,29 @@ public final class JobInstance extends AbstractJob {
     @Override
     void shutdown(State finalState) {
         timers.shutdownNow();
-        if (stateful && finalState == State.STOPPED && failure == null) {
+        // A stuck task cannot take the checkpoint; half the stop timeout at most goes to trying, the rest to the tasks.
+        if (stateful && finalState == State.STOPPED && failure == null && !anyTaskStuck()) {
             try {
-                coordinator.trigger().get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                coordinator.trigger().get(stopTimeout.toMillis() / 2, TimeUnit.MILLISECONDS);
             } catch (Exception e) {
                 LOG.warn("job={} could not complete a checkpoint before stopping: {}", graph.name(), e.toString());
             }
         }
         List<Task> running = new ArrayList<>(tasks.values());
-        running.stream().filter(t -> t instanceof SourceTask).forEach(Task::requestStop);
+        List<Task> sourceTasks = running.stream().filter(t -> t instanceof SourceTask).collect(Collectors.toList());
+        sourceTasks.forEach(Task::requestStop);
         if (failure != null || !stateful) {
             running.forEach(Task::requestStop);
         }
-        running.forEach(this::await);
+        await(sourceTasks);
+        if (anyTaskStuck()) {
+            // The input of the tasks after a stuck one never ends: they stop as they are (the checkpoint has them).
+            running.forEach(Task::requestStop);
+        }
+        await(running);
         for (Task t : new ArrayList<>(tasks.values())) {
             t.requestStop();
-            await(t);
+            await(List.of(t));
         }
         sources.forEach((node, source) -> close("source " + node.table().name(), source));
         ended(finalState, () -> {

@@ -97,8 +97,8 @@ final class SourceTask extends Task implements ReaderOutput {
 
     @Override
     public void emit(long position, Row row) throws Exception {
+        currentPosition = position; // before recordsIn: the watchdog reads it after that
         recordsIn++;
-        currentPosition = position;
         try {
             head.emit(row);
         } catch (Exception e) {
@@ -120,6 +120,11 @@ final class SourceTask extends Task implements ReaderOutput {
     @Override
     long position() {
         return reader.position();
+    }
+
+    @Override
+    String currentRecord() {
+        return reader.describePosition(currentPosition);
     }
 
     @Override

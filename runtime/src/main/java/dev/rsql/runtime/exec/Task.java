@@ -62,7 +62,6 @@ public abstract class Task {
     private boolean stopRequested;
     private KeyedStateBackend state;
     private long nextWakeup = Long.MAX_VALUE;
-    protected long recordsIn;
 
     // Published for status readers on other threads.
     private volatile TaskStatus.State status = TaskStatus.State.RUNNING;
@@ -70,6 +69,12 @@ public abstract class Task {
     private volatile long publishedOut;
     private volatile long lastCheckpointMillis;
     private volatile Throwable failure;
+    /** Written by the task's thread only; volatile so that the watchdog sees each record begin. */
+    protected volatile long recordsIn;
+    // For the watchdog and the stop path: the thread in a slice of this task (null between slices), since when.
+    private volatile Thread sliceThread;
+    private volatile long sliceStartedNanos;
+    private volatile StuckRecord stuck;
 
     Task(String id, TaskServices services, TaskTopology topology, RecordErrorHandler errors) {
         this.id = id;
@@ -189,13 +194,18 @@ public abstract class Task {
 
     private void runSlice() {
         schedule.set(RUNNING);
+        sliceStartedNanos = System.nanoTime();
+        sliceThread = Thread.currentThread();
         boolean more;
         try {
             more = slice();
         } catch (Throwable t) {
-            fail(t);
+            // An error of the JVM itself (out of memory, stack overflow) names the record and function it hit.
+            fail(t instanceof VirtualMachineError ? RecordException.fatal(services.jobName(), id, currentRecord(),
+                    CallStack.function(t.getStackTrace()), t) : t);
             return;
         } finally {
+            sliceThread = null;
             publishedIn = recordsIn;
             publishedOut = sinkRowsWritten();
         }
@@ -422,6 +432,35 @@ public abstract class Task {
         return errors.skipped();
     }
 
+    /** The record being processed (or the last one), for reports from other threads; read after {@link #recordsIn}. */
+    String currentRecord() {
+        return description() + ", record " + recordsIn;
+    }
+
+    /** The thread running a slice of this task now, or null between slices. */
+    final Thread sliceThread() {
+        return sliceThread;
+    }
+
+    /** When the current slice began ({@link System#nanoTime}); meaningful while {@link #sliceThread} is set. */
+    final long sliceStartedNanos() {
+        return sliceStartedNanos;
+    }
+
+    /** Records begun so far: changes with every record. */
+    final long recordsStarted() {
+        return recordsIn;
+    }
+
+    /** The watchdog's finding: stuck in a record, or null again once the task moves on. */
+    final void stuck(StuckRecord record) {
+        stuck = record;
+    }
+
+    final StuckRecord stuck() {
+        return stuck;
+    }
+
     /** Records not yet read from the input, for status (-1 unknown). */
     long lag() {
         return -1;
@@ -430,8 +469,10 @@ public abstract class Task {
     /** A snapshot for status; safe from any thread. */
     public TaskStatus status() {
         Throwable f = failure;
-        return new TaskStatus(id, description(), status, publishedIn, publishedOut, skipped(), lag(),
-                lastCheckpointMillis, f == null ? null : String.valueOf(f.getMessage()));
+        StuckRecord s = status == TaskStatus.State.RUNNING ? stuck : null;
+        return new TaskStatus(id, description(), s != null ? TaskStatus.State.STUCK : status, publishedIn,
+                publishedOut, skipped(), lag(), lastCheckpointMillis,
+                f == null ? null : String.valueOf(f.getMessage()), s);
     }
 
     @Override

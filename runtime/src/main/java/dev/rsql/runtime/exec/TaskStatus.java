@@ -3,7 +3,8 @@ package dev.rsql.runtime.exec;
 /** What {@code status} shows for one task. */
 public final class TaskStatus {
 
-    public enum State { RUNNING, FINISHED, FAILED }
+    /** STUCK: running, but in one record for longer than {@code task.stuck-timeout} (see {@link #stuck}). */
+    public enum State { RUNNING, STUCK, FINISHED, FAILED }
 
     public final String id;
     public final String shard;
@@ -14,9 +15,11 @@ public final class TaskStatus {
     public final long lag;
     public final long lastCheckpointMillis;
     public final String error;
+    /** Where the task is stuck, or null. */
+    public final StuckRecord stuck;
 
     public TaskStatus(String id, String shard, State state, long recordsIn, long rowsOut, long skipped, long lag,
-                      long lastCheckpointMillis, String error) {
+                      long lastCheckpointMillis, String error, StuckRecord stuck) {
         this.id = id;
         this.shard = shard;
         this.state = state;
@@ -26,5 +29,6 @@ public final class TaskStatus {
         this.lag = lag;
         this.lastCheckpointMillis = lastCheckpointMillis;
         this.error = error;
+        this.stuck = stuck;
     }
 }

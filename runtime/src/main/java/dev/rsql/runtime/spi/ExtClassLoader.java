@@ -19,6 +19,9 @@ import java.util.Set;
  */
 public final class ExtClassLoader extends ClassLoader {
 
+    /** How the loader of each jar is named ({@code ext:<jar file>}), as stack traces show it. */
+    public static final String JAR_LOADER_PREFIX = "ext:";
+
     static {
         registerAsParallelCapable();
     }
@@ -94,7 +97,7 @@ public final class ExtClassLoader extends ClassLoader {
         private final Path jar;
 
         JarLoader(Path jar, ClassLoader parent) throws IOException {
-            super("ext:" + jar.getFileName(), new URL[] {jar.toUri().toURL()}, parent);
+            super(JAR_LOADER_PREFIX + jar.getFileName(), new URL[] {jar.toUri().toURL()}, parent);
             this.jar = jar;
         }
 

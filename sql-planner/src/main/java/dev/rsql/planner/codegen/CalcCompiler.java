@@ -41,7 +41,7 @@ import java.util.function.Supplier;
  */
 public final class CalcCompiler {
 
-    private static final String PACKAGE = "dev.rsql.generated";
+    private static final String PACKAGE = CalcFunction.GENERATED_PACKAGE;
     private static final AtomicInteger UNITS = new AtomicInteger();
 
     private final JavaTypeFactory typeFactory;
