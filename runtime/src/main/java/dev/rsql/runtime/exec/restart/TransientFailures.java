@@ -10,6 +10,7 @@ import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.exception.RequestTimeoutException;
 import org.apache.rocketmq.remoting.exception.RemotingException;
+import org.apache.rocketmq.remoting.protocol.ResponseCode;
 
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
@@ -55,13 +56,14 @@ public final class TransientFailures {
     }
 
     /**
-     * Client-side codes of an unreachable or slow broker or name server; "no route" too, as the name server has no
-     * route for a topic until the broker that has it registers again after a restart.
+     * Client-side codes of an unreachable or slow broker or name server; "no route" and "topic not exist" from the name
+     * server too, as it has no route for a topic until the broker that has it registers again after a restart (so a
+     * misspelt topic keeps the job restarting, with that cause in its status, rather than ending it).
      */
     private static boolean isTransientClientCode(int code) {
         return code == ClientErrorCode.CONNECT_BROKER_EXCEPTION || code == ClientErrorCode.ACCESS_BROKER_TIMEOUT
                 || code == ClientErrorCode.BROKER_NOT_EXIST_EXCEPTION
                 || code == ClientErrorCode.NOT_FOUND_TOPIC_EXCEPTION
-                || code == ClientErrorCode.REQUEST_TIMEOUT_EXCEPTION;
+                || code == ClientErrorCode.REQUEST_TIMEOUT_EXCEPTION || code == ResponseCode.TOPIC_NOT_EXIST;
     }
 }
