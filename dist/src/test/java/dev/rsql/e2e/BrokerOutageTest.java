@@ -252,6 +252,8 @@ class BrokerOutageTest {
                 s.instances.close();
                 s.job.close();
             }
+            // The next test needs the broker, however this one ended.
+            broker.ensureServing();
         }
     }
 

@@ -41,7 +41,8 @@ public final class TransientFailures {
                     || t instanceof StateException || t instanceof Error) {
                 return false;
             }
-            if (t instanceof MQClientException && isTransientClientCode(((MQClientException) t).getResponseCode())) {
+            if (t instanceof MQClientException && (isTransientClientCode(((MQClientException) t).getResponseCode())
+                    || isBrokerMissing((MQClientException) t))) {
                 return true;
             }
             if (t instanceof MQBrokerException) {
@@ -53,6 +54,15 @@ public final class TransientFailures {
             }
         }
         return false;
+    }
+
+    /**
+     * A send to a broker the route no longer lists: the broker unregistered from the name server (it is stopping or
+     * restarting). The client raises it with no code and no cause, so only its text tells.
+     */
+    private static boolean isBrokerMissing(MQClientException e) {
+        String m = e.getErrorMessage();
+        return m != null && m.startsWith("The broker[") && m.endsWith("] not exist");
     }
 
     /**
