@@ -23,8 +23,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * stopped and started again on the same ports and data, or frozen with SIGSTOP and continued. A local stateful job and
  * a distributed job of 2 instances, both counting a keyed event-time stream ({@link KeyedCountJob}), run through it at
  * the same time: their processes stay up, their status shows {@code RESTARTING} while the broker is away, and after
- * the input drains every window and running count is exact (distributed: exactly once; local: results emitted again
- * carry the same value). How long each job took to resume and how many restarts the outage cost are printed.
+ * the input drains every window and running count is exact (distributed: exactly once after a stop, at least once
+ * after a freeze, see {@link #jobsRestartThroughABrokerFrozenFor30s}; local: results emitted again carry the same
+ * value). How long each job took to resume and how many restarts the outage cost are printed.
  */
 @Timeout(value = 8, unit = TimeUnit.MINUTES)
 class BrokerOutageTest {
