@@ -23,14 +23,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * stopped and started again on the same ports and data, or frozen with SIGSTOP and continued. A local stateful job and
  * a distributed job of 2 instances, both counting a keyed event-time stream ({@link KeyedCountJob}), run through it at
  * the same time: their processes stay up, their status shows {@code RESTARTING} while the broker is away, and after
- * the input drains every window and running count is exact (distributed: exactly once; local: results emitted again
- * carry the same value). How long each job took to resume and how many restarts the outage cost are printed.
+ * the input drains every window and running count is exact (distributed: exactly once after a stop, at least once
+ * after a freeze, see {@link #jobsRestartThroughABrokerFrozenFor30s}; local: results emitted again carry the same
+ * value). How long each job took to resume and how many restarts the outage cost are printed.
  */
 @Timeout(value = 8, unit = TimeUnit.MINUTES)
 class BrokerOutageTest {
 
     static final Duration OUTAGE = Duration.ofSeconds(30);
     static final int EVENTS = 20_000;
+    /** The local job reads fast: more input, so that it is still reading when the broker goes. */
+    static final int LOCAL_EVENTS = 40_000;
     static final int KEYS = 16;
     static final long STEP_MS = 5;
     static final int SHUFFLE_QUEUES = 4;
@@ -62,7 +65,7 @@ class BrokerOutageTest {
 
     @Test
     void jobsRestartThroughABrokerStoppedFor30sAndStartedOnTheSamePorts() throws Exception {
-        run("stopped", new Outage() {
+        run("stopped", true, new Outage() {
             @Override
             public void begin() throws Exception {
                 broker.stop();
@@ -75,9 +78,15 @@ class BrokerOutageTest {
         });
     }
 
+    /**
+     * The distributed job's output is checked at least once here, not exactly once: the 5.3.3 broker can commit a
+     * transactional row twice when it is frozen right after the sink committed it (the broker records the commit
+     * asynchronously, and after the freeze its transaction check finds the half message old and unrecorded and asks
+     * the job, which answers COMMIT again). Duplicates carry the same value and are counted in the output.
+     */
     @Test
     void jobsRestartThroughABrokerFrozenFor30s() throws Exception {
-        run("frozen", new Outage() {
+        run("frozen", false, new Outage() {
             @Override
             public void begin() throws Exception {
                 broker.freeze();
@@ -137,10 +146,11 @@ class BrokerOutageTest {
         }
     }
 
-    private void run(String scenario, Outage outage) throws Exception {
+    /** @param distExactlyOnce whether the distributed job's output must be exactly once (else at least once) */
+    private void run(String scenario, boolean distExactlyOnce, Outage outage) throws Exception {
         long seed = scenario.hashCode();
-        KeyedCountJob localJob = new KeyedCountJob(broker, dir.resolve("local"), scenario + "_local", seed, EVENTS,
-                KEYS, STEP_MS, SINK_RETRIES);
+        KeyedCountJob localJob = new KeyedCountJob(broker, dir.resolve("local"), scenario + "_local", seed,
+                LOCAL_EVENTS, KEYS, STEP_MS, SINK_RETRIES);
         KeyedCountJob distJob = new KeyedCountJob(broker, dir.resolve("dist"), scenario + "_dist", seed + 1, EVENTS,
                 KEYS, STEP_MS, SINK_RETRIES);
         Path logs = DistributedInstancesTest.logDir("outage-" + scenario);
@@ -149,26 +159,25 @@ class BrokerOutageTest {
         Map<String, String> distSettings = withRestartSettings(DistributedInstancesTest.instanceSettings(
                 broker.nameServerAddress(), SHUFFLE_QUEUES));
         Subject dist = new Subject("distributed", distJob, new JobInstances(dir.resolve("dist"), logs.resolve("dist"),
-                distJob.script, distSettings), INSTANCES, true);
+                distJob.script, distSettings), INSTANCES, distExactlyOnce);
         List<Subject> subjects = List.of(local, dist);
         try {
             for (Subject s : subjects) {
-                s.job.produceNext(EVENTS / 2);
                 for (String id : s.ids) {
                     s.instances.start(id);
                 }
                 s.job.startReaders();
             }
-            // The outage begins while the jobs are reading: they have written output and still have input.
-            Await.until(() -> "output of both jobs: local " + local.job.progress() + "; distributed "
-                    + dist.job.progress(), Duration.ofSeconds(120), () -> subjects.stream().allMatch(s -> {
-                        s.observe();
-                        s.job.drain();
-                        return s.rows() > 0;
-                    }));
+            // The outage begins while both jobs are reading: the distributed one (slower to start) first has output,
+            // then the local one gets a backlog larger than it reads before the broker goes.
+            dist.job.produceNext(EVENTS / 2);
+            awaitOutput(subjects, dist);
+            local.job.produceNext(LOCAL_EVENTS / 2);
+            awaitOutput(subjects, local);
 
-            outage.begin();
+            // The broker stops serving when its stop begins (a stop then takes some 10 s).
             long downNanos = System.nanoTime();
+            outage.begin();
             System.out.printf("%s: broker down with %d local and %d distributed total rows read%n", scenario,
                     local.rows(), dist.rows());
             // The outage lasts OUTAGE whatever happens; meanwhile the jobs' statuses are watched.
@@ -184,7 +193,7 @@ class BrokerOutageTest {
             for (Subject s : subjects) {
                 s.job.drain();
                 s.rowsAtOutageEnd = s.rows();
-                s.job.produceNext(EVENTS);
+                s.job.produceNext(LOCAL_EVENTS);
                 s.job.produceSentinels();
             }
             Await.until(() -> "every window and count after the outage: local " + local.job.progress()
@@ -201,7 +210,13 @@ class BrokerOutageTest {
                         return done;
                     });
             dist.job.settle(dist.instances);
-            local.job.drain();
+            // What the sink topics hold, read after the outage (the test's own readers polled through it).
+            for (Subject s : subjects) {
+                s.job.rereadFromStart();
+                s.job.await(s.instances, SHUFFLE_QUEUES, s.name + " output read again", Duration.ofSeconds(60),
+                        s.job::complete);
+            }
+            dist.job.settle(dist.instances);
 
             for (Subject s : subjects) {
                 System.out.printf("%s/%s: resumed %d ms after the broker came back; restarts %s (%d restart lines in"
@@ -209,16 +224,27 @@ class BrokerOutageTest {
                         s.restarts, s.instances.countLogLines("after a transient failure"), s.restartingSeen,
                         s.job.expectedWindows.size(), s.rows());
                 s.job.assertExact(s.instances, scenario + " " + s.name + " job after the outage", !s.exactlyOnce);
-                assertTrue(!s.restartingSeen.isEmpty(), s.name + " job: no status showed RESTARTING during the"
-                        + " outage; restarts " + s.restarts);
+                // A job may ride through without a restart (its retries outlasted the outage); one that restarted
+                // said so in its status.
+                boolean restarted = s.restarts.values().stream().anyMatch(n -> n > 0);
+                assertTrue(!restarted || !s.restartingSeen.isEmpty(), s.name + " job restarted " + s.restarts
+                        + " but no status showed RESTARTING");
             }
+            assertTrue(subjects.stream().anyMatch(s -> !s.restartingSeen.isEmpty()),
+                    "neither job restarted during the outage: the test did not exercise restarts");
             for (Subject s : subjects) {
                 for (String id : s.ids) {
                     s.instances.stop(id, 90);
                 }
             }
             dist.job.drain();
-            dist.job.assertExactlyOnce(dist.instances, scenario + " distributed job after the graceful stop");
+            dist.job.assertExact(dist.instances, scenario + " distributed job after the graceful stop",
+                    !distExactlyOnce);
+            if (!distExactlyOnce) {
+                System.out.printf("%s/distributed: %d rows written twice, by transaction: %s%n", scenario,
+                        dist.job.transactionsOfDuplicates().values().stream().mapToLong(Long::longValue).sum(),
+                        dist.job.transactionsOfDuplicates());
+            }
         } catch (Throwable t) {
             subjects.forEach(s -> s.instances.printLogs(60));
             throw t;
@@ -227,7 +253,19 @@ class BrokerOutageTest {
                 s.instances.close();
                 s.job.close();
             }
+            // The next test needs the broker, however this one ended.
+            broker.ensureServing();
         }
+    }
+
+    /** Waits until {@code subject} has written output, watching every subject meanwhile. */
+    private static void awaitOutput(List<Subject> subjects, Subject subject) {
+        Await.until(() -> "output of the " + subject.name + " job: " + subject.job.progress(), Duration.ofSeconds(120),
+                () -> {
+                    subjects.forEach(Subject::observe);
+                    subject.job.drain();
+                    return subject.rows() > 0;
+                });
     }
 
     private static Map<String, String> localSettings() {

@@ -83,6 +83,15 @@ final class BrokerProcess implements TestBroker, AutoCloseable {
         }
     }
 
+    /** Makes the broker serve again whatever an outage left it in: continued if frozen, started if stopped. */
+    synchronized void ensureServing() throws IOException, InterruptedException {
+        if (process.isAlive()) {
+            signal("CONT");
+        } else {
+            start();
+        }
+    }
+
     /** SIGSTOP: the process stays, its sockets stay open, nothing answers. */
     void freeze() throws IOException, InterruptedException {
         signal("STOP");

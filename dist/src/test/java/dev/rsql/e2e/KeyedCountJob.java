@@ -212,6 +212,19 @@ final class KeyedCountJob implements AutoCloseable {
         totalReader = TopicReaders.fromStart(broker.nameServerAddress(), totalsTopic);
     }
 
+    /**
+     * Forgets what was read and reads both sink topics again from their beginning, with new readers: what the topics
+     * hold, whatever the old readers went through (a reader polling through a broker outage may skip rows).
+     */
+    void rereadFromStart() throws Exception {
+        windowReader.shutdown();
+        totalReader.shutdown();
+        windows.clear();
+        totals.clear();
+        totalRows = 0;
+        startReaders();
+    }
+
     /** Reads everything the sink topics have now (each poll returns at most a batch: poll until nothing comes). */
     void drain() {
         drain(windowReader, windows, true);

@@ -10,6 +10,7 @@ import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.exception.RequestTimeoutException;
 import org.apache.rocketmq.remoting.exception.RemotingException;
+import org.apache.rocketmq.remoting.protocol.ResponseCode;
 
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
@@ -40,7 +41,8 @@ public final class TransientFailures {
                     || t instanceof StateException || t instanceof Error) {
                 return false;
             }
-            if (t instanceof MQClientException && isTransientClientCode(((MQClientException) t).getResponseCode())) {
+            if (t instanceof MQClientException && (isTransientClientCode(((MQClientException) t).getResponseCode())
+                    || isBrokerMissing((MQClientException) t))) {
                 return true;
             }
             if (t instanceof MQBrokerException) {
@@ -55,13 +57,23 @@ public final class TransientFailures {
     }
 
     /**
-     * Client-side codes of an unreachable or slow broker or name server; "no route" too, as the name server has no
-     * route for a topic until the broker that has it registers again after a restart.
+     * A send to a broker the route no longer lists: the broker unregistered from the name server (it is stopping or
+     * restarting). The client raises it with no code and no cause, so only its text tells.
+     */
+    private static boolean isBrokerMissing(MQClientException e) {
+        String m = e.getErrorMessage();
+        return m != null && m.startsWith("The broker[") && m.endsWith("] not exist");
+    }
+
+    /**
+     * Client-side codes of an unreachable or slow broker or name server; "no route" and "topic not exist" from the name
+     * server too, as it has no route for a topic until the broker that has it registers again after a restart (so a
+     * misspelt topic keeps the job restarting, with that cause in its status, rather than ending it).
      */
     private static boolean isTransientClientCode(int code) {
         return code == ClientErrorCode.CONNECT_BROKER_EXCEPTION || code == ClientErrorCode.ACCESS_BROKER_TIMEOUT
                 || code == ClientErrorCode.BROKER_NOT_EXIST_EXCEPTION
                 || code == ClientErrorCode.NOT_FOUND_TOPIC_EXCEPTION
-                || code == ClientErrorCode.REQUEST_TIMEOUT_EXCEPTION;
+                || code == ClientErrorCode.REQUEST_TIMEOUT_EXCEPTION || code == ResponseCode.TOPIC_NOT_EXIST;
     }
 }

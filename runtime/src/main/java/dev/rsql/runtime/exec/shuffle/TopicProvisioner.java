@@ -2,6 +2,7 @@ package dev.rsql.runtime.exec.shuffle;
 
 import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.rocketmq.RocketMqRetry;
+import org.apache.rocketmq.client.common.ClientErrorCode;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.common.MixAll;
 import org.apache.rocketmq.common.TopicConfig;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
@@ -85,8 +87,9 @@ public final class TopicProvisioner implements AutoCloseable {
             }
         }
         if (brokers.isEmpty()) {
-            throw new IllegalStateException("no master broker is registered with name server " + namesrv
-                    + " to create shuffle topic " + topic + " on");
+            // A broker restarting has unregistered: a restart of the job later finds it again.
+            throw new MQClientException(ClientErrorCode.BROKER_NOT_EXIST_EXCEPTION, "no master broker is registered"
+                    + " with name server " + namesrv + " to create shuffle topic " + topic + " on");
         }
         BrokerData broker = brokers.get(Math.floorMod(topic.hashCode(), brokers.size()));
         TopicConfig config = new TopicConfig(topic, queues, queues, PermName.PERM_READ | PermName.PERM_WRITE);
@@ -103,7 +106,7 @@ public final class TopicProvisioner implements AutoCloseable {
                 return route;
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("shuffle topic " + topic + " with " + queues
+                throw new TimeoutException("shuffle topic " + topic + " with " + queues
                         + " queues did not appear on name server " + namesrv + " within " + ROUTE_TIMEOUT.toSeconds()
                         + " s");
             }

@@ -34,6 +34,12 @@ class TransientFailuresTest {
         assertTrue(TransientFailures.isTransient(new MQClientException(ClientErrorCode.NOT_FOUND_TOPIC_EXCEPTION,
                 "No route info of this topic")));
         assertTrue(TransientFailures.isTransient(new MQBrokerException(ResponseCode.SYSTEM_BUSY, "busy")));
+        assertTrue(TransientFailures.isTransient(new IllegalStateException("table t: writing failed",
+                new MQClientException("The broker[rsql-local-broker] not exist", null))), "a broker restarting");
+        assertTrue(TransientFailures.isTransient(new IllegalStateException("table t: topic 'x' is not available",
+                new MQClientException("Can not find Message Queue for this topic, x",
+                        new MQClientException(ResponseCode.TOPIC_NOT_EXIST, "No topic route info in name server")))),
+                "the name server knows no topic until the restarted broker registers again");
         assertTrue(TransientFailures.isTransient(new CompletionException(new TimeoutException("flush"))));
         assertTrue(TransientFailures.isTransient(new IOException("state queue", new ConnectException("refused"))));
     }
