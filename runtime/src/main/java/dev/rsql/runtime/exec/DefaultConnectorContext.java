@@ -52,7 +52,7 @@ public final class DefaultConnectorContext implements ConnectorContext {
     }
 
     private String formatName(String defaultFormat) {
-        return table.options().getOrDefault(defaultFormat, "format", "value.format", "data_format", "dataformat");
+        return FormatRegistry.formatName(table.options(), defaultFormat);
     }
 
     /** The table's options, with {@code <format>.}-prefixed keys also visible without the prefix (they win). */

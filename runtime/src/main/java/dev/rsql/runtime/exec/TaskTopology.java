@@ -11,6 +11,7 @@ import dev.rsql.runtime.graph.GroupAggregateNode;
 import dev.rsql.runtime.graph.JobGraph;
 import dev.rsql.runtime.graph.SinkNode;
 import dev.rsql.runtime.graph.UnionNode;
+import dev.rsql.runtime.graph.UpsertMaterializeNode;
 import dev.rsql.runtime.graph.WatermarkAssignerNode;
 import dev.rsql.runtime.graph.WindowAggregateNode;
 import dev.rsql.runtime.graph.WindowAssignerNode;
@@ -19,6 +20,7 @@ import dev.rsql.runtime.operator.CorrelateOperator;
 import dev.rsql.runtime.operator.Operator;
 import dev.rsql.runtime.operator.Output;
 import dev.rsql.runtime.operator.SinkOperator;
+import dev.rsql.runtime.operator.UpsertMaterializeOperator;
 import dev.rsql.runtime.operator.WatermarkAssignerOperator;
 import dev.rsql.runtime.operator.WindowAssignerOperator;
 import dev.rsql.runtime.operator.aggregate.GroupAggregateOperator;
@@ -147,7 +149,7 @@ final class TaskTopology {
 
         private Operator create(GraphNode node) throws Exception {
             if (node instanceof CalcNode) {
-                return new CalcOperator(((CalcNode) node).newFunction(), outputOf(node));
+                return new CalcOperator((CalcNode) node, outputOf(node));
             }
             if (node instanceof CorrelateNode) {
                 return new CorrelateOperator((CorrelateNode) node, outputOf(node));
@@ -166,6 +168,9 @@ final class TaskTopology {
             }
             if (node instanceof WindowAggregateNode) {
                 return new WindowAggregateOperator((WindowAggregateNode) node, outputOf(node));
+            }
+            if (node instanceof UpsertMaterializeNode) {
+                return new UpsertMaterializeOperator((UpsertMaterializeNode) node, outputOf(node));
             }
             if (node instanceof SinkNode) {
                 SinkNode sink = (SinkNode) node;

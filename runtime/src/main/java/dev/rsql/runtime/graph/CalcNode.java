@@ -6,17 +6,24 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
 
-/** Filters and projects rows with one compiled function (the planner generates it; the DSL passes a lambda). */
+/**
+ * Filters and projects rows with one compiled function (the planner generates it; the DSL passes a lambda). A calc
+ * that filters a changelog of -U/+U pairs can split updates: the before and after rows are judged on their own, so
+ * an update whose before row passes and after row does not leaves as a delete (-D), one whose after row alone passes
+ * as an insert (+I). Without that, a sink keyed by the rows would keep a row that no longer passes.
+ */
 public final class CalcNode extends GraphNode {
 
     private final Supplier<? extends CalcFunction> functionFactory;
     private final String description;
+    private final boolean splitsUpdates;
 
     public CalcNode(String id, GraphNode input, RowType outputType, Supplier<? extends CalcFunction> functionFactory,
-                    String description) {
+                    String description, boolean splitsUpdates) {
         super(id, List.of(input), outputType);
         this.functionFactory = Objects.requireNonNull(functionFactory);
         this.description = description;
+        this.splitsUpdates = splitsUpdates;
     }
 
     public GraphNode input() {
@@ -26,6 +33,11 @@ public final class CalcNode extends GraphNode {
     /** A new function instance; every task gets its own. */
     public CalcFunction newFunction() {
         return functionFactory.get();
+    }
+
+    /** True when an update split by the filter becomes a delete or an insert. */
+    public boolean splitsUpdates() {
+        return splitsUpdates;
     }
 
     @Override

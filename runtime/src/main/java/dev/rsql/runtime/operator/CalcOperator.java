@@ -1,19 +1,29 @@
 package dev.rsql.runtime.operator;
 
 import dev.rsql.runtime.data.Row;
+import dev.rsql.runtime.data.RowKind;
 import dev.rsql.runtime.graph.CalcFunction;
+import dev.rsql.runtime.graph.CalcNode;
 import dev.rsql.runtime.graph.FunctionException;
 
-/** Runs a compiled filter + projection; keeps the row kind, so it works on changelogs too. */
+/**
+ * Runs a compiled filter + projection; keeps the row kind, so it works on changelogs too. When the node splits
+ * updates, a -U that passes is held until the next row: if that is its +U and passes too, both go on; if not, the
+ * -U leaves as a -D. A +U whose -U did not pass leaves as a +I. Producers emit the two halves of an update one right
+ * after the other, so holding one row is enough.
+ */
 public final class CalcOperator implements Operator {
 
     private final CalcFunction function;
     private final Output output;
+    private final boolean splitsUpdates;
     private OperatorContext context;
+    private Row heldBefore;
 
-    public CalcOperator(CalcFunction function, Output output) {
-        this.function = function;
+    public CalcOperator(CalcNode node, Output output) {
+        this.function = node.newFunction();
         this.output = output;
+        this.splitsUpdates = node.splitsUpdates();
     }
 
     @Override
@@ -33,14 +43,60 @@ public final class CalcOperator implements Operator {
             }
             throw e;
         }
+        if (!splitsUpdates) {
+            if (out != null) {
+                output.emit(row.withFields(out));
+            }
+            return;
+        }
+        if (row.kind() == RowKind.UPDATE_AFTER) {
+            Row before = heldBefore;
+            heldBefore = null;
+            if (before == null) {
+                if (out != null) {
+                    output.emit(new Row(RowKind.INSERT, out));
+                }
+            } else if (out != null) {
+                output.emit(before);
+                output.emit(row.withFields(out));
+            } else {
+                output.emit(before.withKind(RowKind.DELETE));
+            }
+            return;
+        }
+        releaseHeld();
         if (out != null) {
-            output.emit(row.withFields(out));
+            if (row.kind() == RowKind.UPDATE_BEFORE) {
+                heldBefore = row.withFields(out);
+            } else {
+                output.emit(row.withFields(out));
+            }
+        }
+    }
+
+    /** A held -U whose +U did not follow: the row left the result. */
+    private void releaseHeld() throws Exception {
+        if (heldBefore != null) {
+            Row before = heldBefore;
+            heldBefore = null;
+            output.emit(before.withKind(RowKind.DELETE));
         }
     }
 
     @Override
     public void processWatermark(long watermark) throws Exception {
+        releaseHeld();
         output.emitWatermark(watermark);
+    }
+
+    @Override
+    public void endOfInput() throws Exception {
+        releaseHeld();
+    }
+
+    @Override
+    public void flush() throws Exception {
+        releaseHeld();
     }
 
     @Override
