@@ -9,6 +9,7 @@ import dev.rsql.runtime.graph.ExchangeNode;
 import dev.rsql.runtime.graph.GraphNode;
 import dev.rsql.runtime.graph.GroupAggregateNode;
 import dev.rsql.runtime.graph.JobGraph;
+import dev.rsql.runtime.graph.JoinNode;
 import dev.rsql.runtime.graph.SinkNode;
 import dev.rsql.runtime.graph.UnionNode;
 import dev.rsql.runtime.graph.UpsertMaterializeNode;
@@ -25,6 +26,7 @@ import dev.rsql.runtime.operator.WatermarkAssignerOperator;
 import dev.rsql.runtime.operator.WindowAssignerOperator;
 import dev.rsql.runtime.operator.aggregate.GroupAggregateOperator;
 import dev.rsql.runtime.operator.aggregate.WindowAggregateOperator;
+import dev.rsql.runtime.operator.join.JoinOperator;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -168,6 +170,9 @@ final class TaskTopology {
             }
             if (node instanceof WindowAggregateNode) {
                 return new WindowAggregateOperator((WindowAggregateNode) node, outputOf(node));
+            }
+            if (node instanceof JoinNode) {
+                return new JoinOperator((JoinNode) node, outputOf(node));
             }
             if (node instanceof UpsertMaterializeNode) {
                 return new UpsertMaterializeOperator((UpsertMaterializeNode) node, outputOf(node));

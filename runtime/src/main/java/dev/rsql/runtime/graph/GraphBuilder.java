@@ -211,6 +211,17 @@ public final class GraphBuilder {
             return new Stream(new UpsertMaterializeNode(id, node, keyFields));
         }
 
+        /**
+         * A regular join over tagged rows of both sides (see {@link JoinNode}); the stream must already be partitioned
+         * by the key fields.
+         */
+        public Stream join(JoinNode.Type type, int keyCount, RowType leftType, RowType rightType, RowType outputType,
+                           Supplier<? extends CalcFunction> condition, String description, long stateTtlMillis) {
+            String id = uniqueId("join-" + digest(node.id() + "|" + type + "|" + description));
+            return new Stream(new JoinNode(id, node, type, keyCount, leftType, rightType, outputType, condition,
+                    description, stateTtlMillis));
+        }
+
         public Stream union(Stream... others) {
             List<Stream> all = new ArrayList<>();
             all.add(this);

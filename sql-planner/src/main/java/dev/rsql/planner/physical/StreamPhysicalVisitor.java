@@ -21,6 +21,8 @@ public interface StreamPhysicalVisitor<R> {
 
     R visit(StreamPhysicalCorrelate correlate);
 
+    R visit(StreamPhysicalJoin join);
+
     R visit(StreamPhysicalUpsertMaterialize materialize);
 
     R visit(StreamPhysicalSink sink);

@@ -14,6 +14,7 @@ import dev.rsql.planner.physical.StreamPhysicalCalc;
 import dev.rsql.planner.physical.StreamPhysicalCorrelate;
 import dev.rsql.planner.physical.StreamPhysicalExchange;
 import dev.rsql.planner.physical.StreamPhysicalGroupAggregate;
+import dev.rsql.planner.physical.StreamPhysicalJoin;
 import dev.rsql.planner.physical.StreamPhysicalRel;
 import dev.rsql.planner.physical.StreamPhysicalSink;
 import dev.rsql.planner.physical.StreamPhysicalTableSourceScan;
@@ -24,8 +25,10 @@ import dev.rsql.planner.physical.StreamPhysicalWatermarkAssigner;
 import dev.rsql.planner.physical.StreamPhysicalWindowAggregate;
 import dev.rsql.planner.physical.StreamPhysicalWindowTableFunction;
 import dev.rsql.runtime.aggregate.AggregateCall;
+import dev.rsql.runtime.graph.CalcFunction;
 import dev.rsql.runtime.graph.ErrorPolicy;
 import dev.rsql.runtime.graph.GraphBuilder;
+import dev.rsql.runtime.graph.JoinNode;
 import dev.rsql.runtime.graph.WindowSpec;
 import dev.rsql.runtime.table.TableDescriptor;
 import dev.rsql.runtime.types.DataType;
@@ -33,15 +36,23 @@ import dev.rsql.runtime.types.RowType;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Calc;
+import org.apache.calcite.rel.core.JoinInfo;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexProgram;
+import org.apache.calcite.rex.RexProgramBuilder;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Turns the optimised relational plan of one INSERT into graph nodes: first into a physical plan
@@ -147,6 +158,73 @@ public final class GraphTranslator {
         public GraphBuilder.Stream visit(StreamPhysicalCorrelate c) {
             return LateralTables.translate(c.getInput(), c.function(), c.joinType(), c.correlationId(),
                     c.getRowType(), translate(c.getInput()), compiler, c.getCluster().getTypeFactory(), position);
+        }
+
+        /**
+         * A regular join: each side tagged and padded to one row layout ({@link JoinNode}), both through one exchange
+         * by the join key, so that a task sees both sides of its keys.
+         */
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalJoin join) {
+            JoinInfo info = join.joinInfo();
+            RelDataTypeFactory types = join.getCluster().getTypeFactory();
+            RexBuilder rex = join.getCluster().getRexBuilder();
+            RelDataType left = join.getLeft().getRowType();
+            RelDataType right = join.getRight().getRowType();
+            RelDataTypeFactory.Builder tagged = types.builder().add("$side", SqlTypeName.INTEGER);
+            for (int i = 0; i < info.leftKeys.size(); i++) {
+                tagged.add("$key" + i, nullable(types, left.getFieldList().get(info.leftKeys.get(i)).getType()));
+            }
+            left.getFieldList().forEach(f -> tagged.add("$left$" + f.getName(), nullable(types, f.getType())));
+            right.getFieldList().forEach(f -> tagged.add("$right$" + f.getName(), nullable(types, f.getType())));
+            RelDataType taggedType = tagged.build();
+            GraphBuilder.Stream l = tag(translate(join.getLeft()), 0, left, info.leftKeys, taggedType, rex, types);
+            GraphBuilder.Stream r = tag(translate(join.getRight()), 1, right, info.rightKeys, taggedType, rex, types);
+            int[] keys = new int[info.leftKeys.size()];
+            for (int i = 0; i < keys.length; i++) {
+                keys[i] = 1 + i;
+            }
+            RexNode residual = info.getRemaining(rex);
+            Supplier<CalcFunction> condition = null;
+            if (!residual.isAlwaysTrue()) {
+                RelDataTypeFactory.Builder both = types.builder();
+                left.getFieldList().forEach(f -> both.add("$left$" + f.getName(), f.getType()));
+                right.getFieldList().forEach(f -> both.add("$right$" + f.getName(), f.getType()));
+                RexProgramBuilder program = new RexProgramBuilder(both.build(), rex);
+                program.addCondition(residual);
+                program.addProject(rex.makeLiteral(true), "matches");
+                condition = compiler.add(program.getProgram());
+            }
+            JoinNode.Type type = JoinNode.Type.valueOf(join.getJoinType().name());
+            return builder.union(List.of(l, r)).exchange(keys).join(type, keys.length, TypeConverter.toRowType(left),
+                    TypeConverter.toRowType(right), TypeConverter.toRowType(join.getRowType()), condition,
+                    join.describe(), settings.stateTtlMillis());
+        }
+
+        /** One side of a join as tagged rows: its side, its key fields, then its fields in its place. */
+        private GraphBuilder.Stream tag(GraphBuilder.Stream side, int sideTag, RelDataType sideType,
+                                        List<Integer> keys, RelDataType taggedType, RexBuilder rex,
+                                        RelDataTypeFactory types) {
+            List<RexNode> exprs = new ArrayList<>();
+            exprs.add(rex.makeLiteral(sideTag, types.createSqlType(SqlTypeName.INTEGER)));
+            for (int k : keys) {
+                exprs.add(rex.makeCast(taggedType.getFieldList().get(exprs.size()).getType(),
+                        rex.makeInputRef(sideType, k)));
+            }
+            int first = exprs.size();
+            for (int i = first; i < taggedType.getFieldCount(); i++) {
+                RelDataType t = taggedType.getFieldList().get(i).getType();
+                int own = i - first - (sideTag == 0 ? 0 : taggedType.getFieldCount() - first - sideType.getFieldCount());
+                exprs.add(own >= 0 && own < sideType.getFieldCount()
+                        ? rex.makeCast(t, rex.makeInputRef(sideType, own)) : rex.makeNullLiteral(t));
+            }
+            RexProgram program = RexProgram.create(sideType, exprs, null, taggedType, rex);
+            return side.calc(TypeConverter.toRowType(taggedType), compiler.add(program),
+                    (sideTag == 0 ? "left" : "right") + " side of a join, tagged");
+        }
+
+        private RelDataType nullable(RelDataTypeFactory types, RelDataType t) {
+            return types.createTypeWithNullability(t, true);
         }
 
         @Override
