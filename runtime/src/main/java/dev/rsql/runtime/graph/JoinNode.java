@@ -110,7 +110,6 @@ public final class JoinNode extends GraphNode {
 
     @Override
     public String describe() {
-        return type.name().toLowerCase(java.util.Locale.ROOT) + " " + description
-                + (stateTtlMillis > 0 ? " state-ttl=" + stateTtlMillis + "ms" : "");
+        return description + (stateTtlMillis > 0 ? " state-ttl=" + stateTtlMillis + "ms" : "");
     }
 }
