@@ -133,17 +133,18 @@ public final class GraphBuilder {
 
         /** A calc node running the given function; {@code description} is shown by EXPLAIN and names the node. */
         public Stream calc(RowType outputType, Supplier<? extends CalcFunction> function, String description) {
-            return calc(outputType, function, description, false);
+            return calc(outputType, function, description, false, new int[0]);
         }
 
         /**
          * A calc node; {@code splitsUpdates} when it filters a changelog that carries -U/+U pairs, so that an update
-         * leaving the filter becomes a delete and one entering it an insert (see {@link CalcNode}).
+         * leaving the filter becomes a delete and one entering it an insert; {@code updateKey} are the input fields
+         * both halves of an update share (see {@link CalcNode}).
          */
         public Stream calc(RowType outputType, Supplier<? extends CalcFunction> function, String description,
-                           boolean splitsUpdates) {
+                           boolean splitsUpdates, int[] updateKey) {
             String id = uniqueId("calc-" + digest(node.id() + "|" + description + "|" + outputType));
-            return new Stream(new CalcNode(id, node, outputType, function, description, splitsUpdates));
+            return new Stream(new CalcNode(id, node, outputType, function, description, splitsUpdates, updateKey));
         }
 
         /**

@@ -6,24 +6,30 @@ import dev.rsql.runtime.graph.CalcFunction;
 import dev.rsql.runtime.graph.CalcNode;
 import dev.rsql.runtime.graph.FunctionException;
 
+import java.util.Objects;
+
 /**
  * Runs a compiled filter + projection; keeps the row kind, so it works on changelogs too. When the node splits
- * updates, a -U that passes is held until the next row: if that is its +U and passes too, both go on; if not, the
- * -U leaves as a -D. A +U whose -U did not pass leaves as a +I. Producers emit the two halves of an update one right
- * after the other, so holding one row is enough.
+ * updates, a -U that passes is held until the next row: if that is its +U (same update key) and passes too, both go
+ * on; if not, the -U leaves as a -D. A +U whose -U was not held leaves as a +I. Producers emit the two halves of an
+ * update one right after the other, so holding one row is enough; when rows of other keys come between (from other
+ * upstream tasks), the update still arrives, as a delete and an insert.
  */
 public final class CalcOperator implements Operator {
 
     private final CalcFunction function;
     private final Output output;
     private final boolean splitsUpdates;
+    private final int[] updateKey;
     private OperatorContext context;
     private Row heldBefore;
+    private Object[] heldInput;
 
     public CalcOperator(CalcNode node, Output output) {
         this.function = node.newFunction();
         this.output = output;
         this.splitsUpdates = node.splitsUpdates();
+        this.updateKey = node.updateKey();
     }
 
     @Override
@@ -50,8 +56,12 @@ public final class CalcOperator implements Operator {
             return;
         }
         if (row.kind() == RowKind.UPDATE_AFTER) {
+            if (heldBefore != null && !sameKey(heldInput, row.fields())) {
+                releaseHeld();
+            }
             Row before = heldBefore;
             heldBefore = null;
+            heldInput = null;
             if (before == null) {
                 if (out != null) {
                     output.emit(new Row(RowKind.INSERT, out));
@@ -66,12 +76,24 @@ public final class CalcOperator implements Operator {
         }
         releaseHeld();
         if (out != null) {
-            if (row.kind() == RowKind.UPDATE_BEFORE) {
+            if (row.kind() == RowKind.UPDATE_BEFORE && updateKey.length > 0) {
                 heldBefore = row.withFields(out);
+                heldInput = row.fields();
+            } else if (row.kind() == RowKind.UPDATE_BEFORE) {
+                output.emit(new Row(RowKind.DELETE, out));
             } else {
                 output.emit(row.withFields(out));
             }
         }
+    }
+
+    private boolean sameKey(Object[] a, Object[] b) {
+        for (int f : updateKey) {
+            if (!Objects.deepEquals(a[f], b[f])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A held -U whose +U did not follow: the row left the result. */
@@ -79,6 +101,7 @@ public final class CalcOperator implements Operator {
         if (heldBefore != null) {
             Row before = heldBefore;
             heldBefore = null;
+            heldInput = null;
             output.emit(before.withKind(RowKind.DELETE));
         }
     }

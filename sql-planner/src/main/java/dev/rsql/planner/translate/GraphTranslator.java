@@ -47,6 +47,7 @@ import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexProgramBuilder;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.ImmutableBitSet;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -136,8 +137,10 @@ public final class GraphTranslator {
         public GraphBuilder.Stream visit(StreamPhysicalCalc calc) {
             GraphBuilder.Stream input = translate(calc.getInput());
             boolean splitsUpdates = calc.hasCondition() && plan.mode(calc.getInput()).hasUpdateBefore();
+            List<ImmutableBitSet> keys = plan.changelog(calc.getInput()).upsertKeys();
             return input.calc(TypeConverter.toRowType(calc.getRowType()), compiler.add(calc.getProgram()),
-                    RexFormatter.describe(calc.getProgram()), splitsUpdates);
+                    RexFormatter.describe(calc.getProgram()), splitsUpdates,
+                    keys.isEmpty() ? new int[0] : keys.get(0).toArray());
         }
 
         @Override
