@@ -121,4 +121,40 @@ class JoinSqlTest {
         assertEquals(inner, Changelog.materialize(out.get("inner_out")));
         assertEquals(nestedLoop(finalSums, all(b), true, true), Changelog.materialize(out.get("full_out")));
     }
+
+    /** A chain of joins through a view: an inner join of two streams, left-joined with a third. */
+    @Test
+    void joinsChainThroughViews() throws Exception {
+        Random r = new Random(53);
+        List<List<Side>> a = generate(r, 2, 80);
+        List<List<Side>> b = generate(r, 2, 80);
+        List<List<Side>> c = generate(r, 2, 80);
+        List<Row> rows = run(table("a", "x", a) + table("b", "y", b) + table("c", "z", c)
+                + "CREATE VIEW ab AS SELECT a.k, a.x, b.y FROM a JOIN b ON a.k = b.k AND a.x < b.y + 30;\n"
+                + sink("abc", "k INT, x BIGINT, y BIGINT, z BIGINT")
+                + "INSERT INTO abc SELECT ab.k, ab.x, ab.y, c.z FROM ab LEFT JOIN c ON ab.k = c.k AND ab.y < c.z;\n",
+                "abc").get("abc");
+        List<String> expected = new ArrayList<>();
+        for (Side x : all(a)) {
+            for (Side y : all(b)) {
+                if (x.k() == null || !x.k().equals(y.k()) || x.x() >= y.x() + 30) {
+                    continue;
+                }
+                boolean matched = false;
+                for (Side z : all(c)) {
+                    if (x.k().equals(z.k()) && y.x() < z.x()) {
+                        expected.add(text(x.k(), x.x(), y.x(), z.x()));
+                        matched = true;
+                    }
+                }
+                if (!matched) {
+                    expected.add(text(x.k(), x.x(), y.x(), null));
+                }
+            }
+        }
+        expected.sort(null);
+        assertTrue(expected.stream().anyMatch(e -> e.endsWith("|null")) && expected.size() > 100,
+                "matched and unmatched rows: " + expected.size());
+        assertEquals(expected, Changelog.materialize(rows));
+    }
 }
