@@ -6,8 +6,6 @@ package dev.rsql.planner.physical;
  */
 public record ChangelogMode(ModifyKindSet kinds, boolean updateBefore) {
 
-    public static final ChangelogMode INSERT_ONLY = new ChangelogMode(ModifyKindSet.INSERT_ONLY, false);
-
     /** True when updates come as -U/+U pairs. */
     public boolean hasUpdateBefore() {
         return updateBefore;

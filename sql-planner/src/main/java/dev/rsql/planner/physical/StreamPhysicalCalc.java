@@ -43,7 +43,7 @@ public final class StreamPhysicalCalc extends Calc implements StreamPhysicalRel 
     public ModifyKindSet modifyKinds(List<ModifyKindSet> inputs, EmitSpec emit) {
         ModifyKindSet in = inputs.get(0);
         // A filter can turn one half of an update into a delete or an insert.
-        return hasCondition() && in.update() ? new ModifyKindSet(true, true, true) : in;
+        return hasCondition() && in.update() ? ModifyKindSet.ALL : in;
     }
 
     @Override

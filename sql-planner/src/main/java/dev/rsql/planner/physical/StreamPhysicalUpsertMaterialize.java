@@ -47,7 +47,7 @@ public final class StreamPhysicalUpsertMaterialize extends SingleRel implements 
 
     @Override
     public ModifyKindSet modifyKinds(List<ModifyKindSet> inputs, EmitSpec emit) {
-        return new ModifyKindSet(true, true, true);
+        return ModifyKindSet.ALL;
     }
 
     @Override
