@@ -182,5 +182,14 @@ class ChangelogSqlTest {
         assertTrue(having.physicalPlans().get(0).contains(") changelogMode=[I,UB,UA,D] upsertKeys=[[k]]"),
                 having.physicalPlans().get(0));
         assertTrue(ScriptPlannerTest.nodes(having.graph(), UpsertMaterializeNode.class).isEmpty());
+
+        PlannedJob join = new ScriptPlanner(PlannerContext.defaults()).plan("t", ddl
+                + "CREATE TABLE users (k VARCHAR, level BIGINT) WITH (type = 'values', id = 'none');\n"
+                + "INSERT INTO keyed SELECT ev.k, users.level FROM ev LEFT JOIN users ON ev.k = users.k"
+                + " AND ev.v >= users.level * 2");
+        String joinPlan = join.physicalPlans().get(0);
+        assertTrue(joinPlan.contains("Join(joinType=[left], leftKeys=[k], rightKeys=[k], where=[((k = k0) AND "
+                + "(v >= (level * 2)))]) changelogMode=[I,D]\n"), joinPlan);
+        assertTrue(joinPlan.contains("UpsertMaterialize(key=[k]) changelogMode=[I,UA,D]"), joinPlan);
     }
 }

@@ -45,6 +45,11 @@ public final class RexFormatter {
         return sb.toString();
     }
 
+    /** An expression over rows of {@code inputType}, fields by name: {@code (qty >= (level * 2))}. */
+    public static String describe(RexNode expression, RelDataType inputType) {
+        return new RexFormatter(inputType).format(expression);
+    }
+
     private String format(RexNode node) {
         if (node instanceof RexInputRef) {
             return inputNames.get(((RexInputRef) node).getIndex());

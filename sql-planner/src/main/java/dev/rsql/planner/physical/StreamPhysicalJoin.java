@@ -63,6 +63,6 @@ public final class StreamPhysicalJoin extends Join implements StreamPhysicalRel 
         return "Join(joinType=[" + getJoinType().lowerName + "], leftKeys="
                 + PhysicalPlanPrinter.fieldNames(getLeft().getRowType(), info.leftKeys) + ", rightKeys="
                 + PhysicalPlanPrinter.fieldNames(getRight().getRowType(), info.rightKeys) + ", where=["
-                + getCondition() + "])";
+                + RexFormatter.describe(getCondition(), getRowType()) + "])";
     }
 }
