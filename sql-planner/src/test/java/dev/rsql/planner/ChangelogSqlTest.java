@@ -146,7 +146,8 @@ class ChangelogSqlTest {
                 + "changes which is produced by node GroupAggregate(groupBy=[k]"), e.getMessage());
         // Inserts are fine; so are updates in json, which keeps row kinds, or into a table with a key.
         ScriptPlannerTest.plan(ddl + "INSERT INTO counts SELECT k, v FROM ev;");
-        ScriptPlannerTest.plan(ddl.replace("'csv'", "'json'") + "INSERT INTO counts SELECT k, COUNT(*) FROM ev GROUP BY k;");
+        ScriptPlannerTest.plan(ddl.replace("'csv'", "'json'")
+                + "INSERT INTO counts SELECT k, COUNT(*) FROM ev GROUP BY k;");
         ScriptPlannerTest.plan(ddl.replace("n BIGINT)", "n BIGINT, PRIMARY KEY (k) NOT ENFORCED)")
                 + "INSERT INTO counts SELECT k, COUNT(*) FROM ev GROUP BY k;");
     }

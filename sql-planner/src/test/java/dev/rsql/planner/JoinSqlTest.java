@@ -86,7 +86,8 @@ class JoinSqlTest {
         String columns = "ak INT, ax BIGINT, bk INT, by_ BIGINT";
         StringBuilder script = new StringBuilder(table("a", "x", a) + table("b", "y", b));
         for (String type : List.of("inner", "left", "right", "full")) {
-            script.append(sink(type + "_out", columns)).append("INSERT INTO ").append(type).append("_out SELECT a.k, a.x, b.k, b.y")
+            script.append(sink(type + "_out", columns)).append("INSERT INTO ").append(type)
+                    .append("_out SELECT a.k, a.x, b.k, b.y")
                     .append(" FROM a ").append(type).append(" JOIN b ON a.k = b.k AND a.x < b.y + 30;\n");
         }
         Map<String, List<Row>> out = run(script.toString(), "inner_out", "left_out", "right_out", "full_out");
@@ -98,8 +99,8 @@ class JoinSqlTest {
     }
 
     /**
-     * Joins of an updating input (a running sum per key (scaled), retracted on every change) with a stream: the changelog
-     * they emit, applied, is the join of the final sums; a sink keyed by the join's columns gets the same table.
+     * Joins of an updating input (a running sum per key, scaled, retracted on every change) with a stream: the
+     * changelog they emit, applied, is the join of the final sums; a sink keyed by the join's columns gets the same table.
      */
     @Test
     void joinsOfAnUpdatingInput() throws Exception {

@@ -56,7 +56,8 @@ public final class JoinNode extends GraphNode {
         super(id, List.of(input), outputType);
         if (input.outputType().size() != 1 + keyCount + leftType.size() + rightType.size()
                 || outputType.size() != leftType.size() + rightType.size()) {
-            throw new IllegalArgumentException("join " + id + ": tagged input or output has the wrong number of fields");
+            throw new IllegalArgumentException("join " + id + ": tagged input or output has the wrong number of "
+                    + "fields");
         }
         this.type = Objects.requireNonNull(type);
         this.keyCount = keyCount;

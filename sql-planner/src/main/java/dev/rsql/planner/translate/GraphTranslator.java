@@ -217,7 +217,8 @@ public final class GraphTranslator {
             int first = exprs.size();
             for (int i = first; i < taggedType.getFieldCount(); i++) {
                 RelDataType t = taggedType.getFieldList().get(i).getType();
-                int own = i - first - (sideTag == 0 ? 0 : taggedType.getFieldCount() - first - sideType.getFieldCount());
+                int otherFields = taggedType.getFieldCount() - first - sideType.getFieldCount();
+                int own = i - first - (sideTag == 0 ? 0 : otherFields);
                 exprs.add(own >= 0 && own < sideType.getFieldCount()
                         ? rex.makeCast(t, rex.makeInputRef(sideType, own)) : rex.makeNullLiteral(t));
             }
