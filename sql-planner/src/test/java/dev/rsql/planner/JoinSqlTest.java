@@ -124,6 +124,19 @@ class JoinSqlTest {
         assertEquals(nestedLoop(finalSums, all(b), true, true), Changelog.materialize(out.get("full_out")));
     }
 
+    /** Keys of different numeric types join on their common type, as in Flink. */
+    @Test
+    void keysOfDifferentTypesJoin() throws Exception {
+        Random r = new Random(54);
+        List<List<Side>> a = generate(r, 2, 60);
+        List<List<Side>> b = generate(r, 2, 60);
+        String wide = table("b", "y", b).replace("(k INT,", "(k BIGINT,");
+        List<Row> rows = run(table("a", "x", a) + wide + sink("o", "ak INT, ax BIGINT, bk BIGINT, by_ BIGINT")
+                + "INSERT INTO o SELECT a.k, a.x, b.k, b.y FROM a LEFT JOIN b ON a.k = b.k AND a.x < b.y + 30;\n",
+                "o").get("o");
+        assertEquals(nestedLoop(all(a), all(b), true, false), Changelog.materialize(rows));
+    }
+
     /** A chain of joins through a view: an inner join of two streams, left-joined with a third. */
     @Test
     void joinsChainThroughViews() throws Exception {

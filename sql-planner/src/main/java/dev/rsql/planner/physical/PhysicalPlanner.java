@@ -64,7 +64,7 @@ public final class PhysicalPlanner {
             return "GROUPING SETS, CUBE and ROLLUP";
         }
         if (rel instanceof Join) {
-            return "a join that is not INNER, LEFT, RIGHT or FULL on an equality of same-typed columns of both sides";
+            return "a join that is not INNER, LEFT, RIGHT or FULL with an equality between the two sides";
         }
         if (rel instanceof Sort) {
             return "ORDER BY / LIMIT on a stream";
