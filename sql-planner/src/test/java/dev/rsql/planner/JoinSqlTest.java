@@ -100,7 +100,7 @@ class JoinSqlTest {
 
     /**
      * Joins of an updating input (a running sum per key, scaled, retracted on every change) with a stream: the
-     * changelog they emit, applied, is the join of the final sums; a sink keyed by the join's columns gets the same table.
+     * changelog they emit, applied, is the join of the final sums; a sink keyed by columns of the join gets its rows.
      */
     @Test
     void joinsOfAnUpdatingInput() throws Exception {
@@ -112,8 +112,10 @@ class JoinSqlTest {
         String select = " SELECT sums.k, sums.x, b.k, b.y FROM sums %s JOIN b ON sums.k = b.k AND sums.x < b.y + 30;\n";
         Map<String, List<Row>> out = run(table("a", "x", a) + table("b", "y", b) + view
                 + sink("inner_out", columns) + sink("full_out", columns)
+                + sink("keyed", columns + ", PRIMARY KEY (ak, bk, by_) NOT ENFORCED")
                 + "INSERT INTO inner_out" + String.format(select, "INNER")
-                + "INSERT INTO full_out" + String.format(select, "FULL"), "inner_out", "full_out");
+                + "INSERT INTO full_out" + String.format(select, "FULL")
+                + "INSERT INTO keyed" + String.format(select, "INNER"), "inner_out", "full_out", "keyed");
         Map<Integer, Long> sums = new TreeMap<>();
         all(a).stream().filter(x -> x.k() != null).forEach(x -> sums.merge(x.k(), x.x(), Long::sum));
         List<Side> finalSums = sums.entrySet().stream().map(e -> new Side(e.getKey(), e.getValue() / 20)).toList();
@@ -122,6 +124,9 @@ class JoinSqlTest {
                 "some pairs match and some do not: " + inner.size());
         assertEquals(inner, Changelog.materialize(out.get("inner_out")));
         assertEquals(nestedLoop(finalSums, all(b), true, true), Changelog.materialize(out.get("full_out")));
+        // Keyed by columns that are no upsert key of the join: through a materializer, one row per distinct key.
+        assertEquals(inner.stream().distinct().toList(), Changelog.upsert(out.get("keyed"), 0, 2, 3).values()
+                .stream().map(x -> text(x.toArray())).sorted().toList());
     }
 
     /** Keys of different numeric types join on their common type, as in Flink. */
