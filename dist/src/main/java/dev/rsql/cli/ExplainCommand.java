@@ -11,7 +11,10 @@ import picocli.CommandLine.ParentCommand;
 
 import java.util.concurrent.Callable;
 
-/** Prints the operator graph a script plans into. */
+/**
+ * Prints the operator graph a script plans into, then the physical plan of each INSERT with every node's changelog
+ * mode ({@code [I]} insert-only, {@code [I,UA,D]} upserts, {@code [I,UB,UA,D]} retractions) and upsert keys.
+ */
 @Command(name = "explain", description = "Print the operator graph of a script.")
 final class ExplainCommand implements Callable<Integer> {
 
@@ -36,6 +39,7 @@ final class ExplainCommand implements Callable<Integer> {
         try {
             PlannedJob job = new ScriptPlanner(context).plan(arg.jobName, arg.text);
             System.out.print(job.graph().explain());
+            job.physicalPlans().forEach(p -> System.out.print("\nPhysical plan\n" + p));
             if (plan) {
                 job.relationalPlans().forEach(p -> System.out.println("\n" + p));
             }

@@ -36,7 +36,7 @@ class StatusCommandTest {
     private void write(String job, JobInstance.State state, int restarts, String cause) throws Exception {
         long now = System.currentTimeMillis();
         StatusFile.write(home.resolve("run").resolve(job + ".status.json"), new JobStatus(job, "host-1", state,
-                now, now, List.of(), null, restarts, cause), ProcessHandle.current().pid());
+                now, now, List.of(), null, restarts, cause), ProcessHandle.current().pid(), 60_000);
     }
 
     @Test

@@ -221,6 +221,88 @@ class DistributedJobTest {
         }
     }
 
+    /**
+     * A regular join of two topics, distributed: both sides reach the join's tasks through the shuffle by the join
+     * key; when one instance leaves, the other restores the moved tasks' rows of both sides, so orders arriving after
+     * the move still find their users. Every order comes out once, with its user's name.
+     */
+    @Test
+    void twoInstancesJoinTwoStreamsAndAMovedTaskKeepsBothSides() throws Exception {
+        String orders = "dist_orders_" + UUID.randomUUID().toString().substring(0, 8);
+        String users = orders + "_users";
+        String joined = orders + "_joined";
+        broker.createTopic(orders, QUEUES);
+        broker.createTopic(users, 4);
+        broker.createTopic(joined, 4);
+        String script = "CREATE TABLE orders (order_id INT, user_id VARCHAR) WITH (type = 'rocketmq', topic = '"
+                + orders + "');\n"
+                + "CREATE TABLE users (user_id VARCHAR, name VARCHAR) WITH (type = 'rocketmq', topic = '" + users
+                + "');\n"
+                + "CREATE TABLE joined (order_id INT, name VARCHAR) WITH (type = 'rocketmq', topic = '" + joined
+                + "');\n"
+                + "INSERT INTO joined SELECT o.order_id, u.name FROM orders o JOIN users u ON o.user_id = u.user_id;\n";
+        List<MessageQueue> userQueues = queues(users);
+        for (int j = 0; j < KEYS; j++) {
+            producer.send(new Message(users, ("{\"user_id\":\"u" + j + "\",\"name\":\"n" + j + "\"}")
+                    .getBytes(StandardCharsets.UTF_8)), userQueues.get(j % userQueues.size()));
+        }
+        List<MessageQueue> orderQueues = queues(orders);
+        int total = 4_000;
+        int firstPart = 1_500;
+        produceOrders(orderQueues, 0, firstPart);
+        String jobName = "dist_" + orders;
+        Job a = start(jobName, script, "a");
+        Job b = start(jobName, script, "b");
+        DefaultLitePullConsumer reader = TopicReaders.fromStart(broker.nameServerAddress(), joined);
+        Map<Integer, List<String>> names = new TreeMap<>();
+        try {
+            Await.until("the first joined orders", Duration.ofSeconds(60), () -> {
+                readJoined(reader, names);
+                return names.size() >= firstPart / 2 && ownedTasks(b, "exchange") > 0;
+            });
+            b.stop();
+            produceOrders(orderQueues, firstPart, total);
+            Await.until(() -> "every order joined; have " + names.size(), Duration.ofSeconds(90), () -> {
+                readJoined(reader, names);
+                return names.size() == total;
+            });
+            List<String> wrong = new ArrayList<>();
+            names.forEach((order, got) -> {
+                if (!got.equals(List.of("n" + (order % KEYS)))) {
+                    wrong.add(order + " -> " + got);
+                }
+            });
+            assertTrue(wrong.isEmpty(), wrong.size() + " orders joined wrongly or twice: "
+                    + wrong.subList(0, Math.min(10, wrong.size())));
+        } finally {
+            reader.shutdown();
+            a.stop();
+            b.stop();
+        }
+    }
+
+    /** Order i, of user i mod KEYS, into queue i mod QUEUES. */
+    static void produceOrders(List<MessageQueue> queues, int from, int to) throws Exception {
+        Map<Integer, List<Message>> byQueue = new TreeMap<>();
+        for (int i = from; i < to; i++) {
+            String order = "{\"order_id\":" + i + ",\"user_id\":\"u" + (i % KEYS) + "\"}";
+            byQueue.computeIfAbsent(i % QUEUES, q -> new ArrayList<>())
+                    .add(new Message(queues.get(0).getTopic(), order.getBytes(StandardCharsets.UTF_8)));
+        }
+        for (Map.Entry<Integer, List<Message>> e : byQueue.entrySet()) {
+            producer.send(e.getValue(), queues.get(e.getKey()));
+        }
+    }
+
+    static void readJoined(DefaultLitePullConsumer reader, Map<Integer, List<String>> into) {
+        for (List<MessageExt> batch = reader.poll(50); !batch.isEmpty(); batch = reader.poll(50)) {
+            for (MessageExt m : batch) {
+                JSONObject row = JSON.parseObject(new String(m.getBody(), StandardCharsets.UTF_8));
+                into.computeIfAbsent(row.getInteger("order_id"), x -> new ArrayList<>()).add(row.getString("name"));
+            }
+        }
+    }
+
     /** Adds what the reader has now; a window is "key@start", a total "key". */
     static void read(DefaultLitePullConsumer reader, Map<String, List<Long>> into, String field) {
         for (List<MessageExt> batch = reader.poll(50); !batch.isEmpty(); batch = reader.poll(50)) {

@@ -7,7 +7,9 @@ import java.util.List;
 
 /**
  * The result of planning a script: the graph to run, the catalog it was built from, the Java source generated for its
- * calc nodes (null when it has none), and the optimised relational plan of each INSERT (for EXPLAIN).
+ * calc nodes (null when it has none), and the optimised relational plan and the physical plan with its changelog of
+ * each INSERT (for EXPLAIN).
  */
-public record PlannedJob(JobGraph graph, ScriptCatalog catalog, String generatedSource, List<String> relationalPlans) {
+public record PlannedJob(JobGraph graph, ScriptCatalog catalog, String generatedSource, List<String> relationalPlans,
+                         List<String> physicalPlans) {
 }

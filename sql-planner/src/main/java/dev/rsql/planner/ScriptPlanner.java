@@ -13,6 +13,7 @@ import dev.rsql.planner.catalog.TableColumn;
 import dev.rsql.planner.catalog.WatermarkSpec;
 import dev.rsql.planner.codegen.CalcCompiler;
 import dev.rsql.planner.functions.udf.UserFunctions;
+import dev.rsql.planner.translate.ChangelogSinks;
 import dev.rsql.planner.translate.ConstantExpressions;
 import dev.rsql.planner.translate.GraphTranslator;
 import dev.rsql.planner.translate.PlanOptimizer;
@@ -126,9 +127,11 @@ public final class ScriptPlanner {
             CalcCompiler compiler = new CalcCompiler(session.typeFactory(), session.conformance(), context.classLoader())
                     .timeZone(jobTimeZone());
             GraphBuilder builder = new GraphBuilder(jobName).parameters(new Options(parameters));
-            GraphTranslator translator = new GraphTranslator(builder, compiler, this::sourceSettings);
+            GraphTranslator translator = new GraphTranslator(builder, compiler, this::sourceSettings,
+                    new ChangelogSinks(context.classLoader()));
             StreamSettings settings = streamSettings();
             List<String> relPlans = new ArrayList<>();
+            List<String> physicalPlans = new ArrayList<>();
             for (SqlRichInsert insert : inserts) {
                 try {
                     RelNode rel = PlanOptimizer.optimize(session.toRel(retarget(insert)).rel);
@@ -137,8 +140,8 @@ public final class ScriptPlanner {
                     if (Boolean.getBoolean("rsql.debug.plans")) {
                         System.out.println(RelOptUtil.toString(rel));
                     }
-                    translator.translateInsert(rel, insert.getParserPosition(),
-                            settings.withEmit(emitSpec(insert, settings)));
+                    physicalPlans.add(translator.translateInsert(rel, insert.getParserPosition(),
+                            settings.withEmit(emitSpec(insert, settings))).explain());
                 } catch (CalciteContextException e) {
                     throw fromCalcite(e);
                 } catch (CalciteException e) {
@@ -153,7 +156,7 @@ public final class ScriptPlanner {
             new ConnectorValidation(jobName, new Options(allSettings()), context.classLoader(), catalog)
                     .validate(graph);
             compiler.compile();
-            return new PlannedJob(graph, catalog, compiler.source(), relPlans);
+            return new PlannedJob(graph, catalog, compiler.source(), relPlans, physicalPlans);
         }
 
         /**

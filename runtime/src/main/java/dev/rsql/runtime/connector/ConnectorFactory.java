@@ -1,6 +1,8 @@
 package dev.rsql.runtime.connector;
 
 import dev.rsql.runtime.config.ConfigException;
+import dev.rsql.runtime.config.Options;
+import dev.rsql.runtime.format.FormatRegistry;
 
 import java.util.Set;
 
@@ -55,5 +57,14 @@ public interface ConnectorFactory {
     default Sink createSink(ConnectorContext context) {
         throw new ConfigException("connector '" + identifier() + "' cannot be written to (table "
                 + context.table().name() + ")");
+    }
+
+    /**
+     * True when a sink of a table without a primary key can write updates and deletes, each row with its kind (a
+     * changelog); the planner refuses to feed an updating query into one that cannot (an append-only sink). By default
+     * the connector renders rows itself and can; connectors writing through a format ask the format.
+     */
+    default boolean sinkWritesChangelog(Options tableOptions, FormatRegistry formats) {
+        return true;
     }
 }

@@ -53,10 +53,9 @@ public final class DefaultConnectorContext implements ConnectorContext {
         return f.createEncoder(FormatContext.of(table.name(), payloadFields, formatOptions(name)));
     }
 
-    private static final String[] FORMAT_KEYS = {"format", "value.format", "data_format", "dataformat"};
 
     private String formatName(String defaultFormat) {
-        return table.options().getOrDefault(defaultFormat, FORMAT_KEYS);
+        return FormatRegistry.formatName(table.options(), defaultFormat);
     }
 
     /** The format factory; an unknown format blames the option that names it. */
@@ -65,7 +64,7 @@ public final class DefaultConnectorContext implements ConnectorContext {
             return formats.get(name);
         } catch (ConfigException e) {
             String key = null;
-            for (String k : FORMAT_KEYS) {
+            for (String k : FormatRegistry.FORMAT_KEYS) {
                 if (table.options().containsKey(k)) {
                     key = k;
                     break;

@@ -9,8 +9,10 @@ import dev.rsql.runtime.graph.ExchangeNode;
 import dev.rsql.runtime.graph.GraphNode;
 import dev.rsql.runtime.graph.GroupAggregateNode;
 import dev.rsql.runtime.graph.JobGraph;
+import dev.rsql.runtime.graph.JoinNode;
 import dev.rsql.runtime.graph.SinkNode;
 import dev.rsql.runtime.graph.UnionNode;
+import dev.rsql.runtime.graph.UpsertMaterializeNode;
 import dev.rsql.runtime.graph.WatermarkAssignerNode;
 import dev.rsql.runtime.graph.WindowAggregateNode;
 import dev.rsql.runtime.graph.WindowAssignerNode;
@@ -19,10 +21,12 @@ import dev.rsql.runtime.operator.CorrelateOperator;
 import dev.rsql.runtime.operator.Operator;
 import dev.rsql.runtime.operator.Output;
 import dev.rsql.runtime.operator.SinkOperator;
+import dev.rsql.runtime.operator.UpsertMaterializeOperator;
 import dev.rsql.runtime.operator.WatermarkAssignerOperator;
 import dev.rsql.runtime.operator.WindowAssignerOperator;
 import dev.rsql.runtime.operator.aggregate.GroupAggregateOperator;
 import dev.rsql.runtime.operator.aggregate.WindowAggregateOperator;
+import dev.rsql.runtime.operator.join.JoinOperator;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -147,7 +151,7 @@ final class TaskTopology {
 
         private Operator create(GraphNode node) throws Exception {
             if (node instanceof CalcNode) {
-                return new CalcOperator(((CalcNode) node).newFunction(), outputOf(node));
+                return new CalcOperator((CalcNode) node, outputOf(node));
             }
             if (node instanceof CorrelateNode) {
                 return new CorrelateOperator((CorrelateNode) node, outputOf(node));
@@ -166,6 +170,12 @@ final class TaskTopology {
             }
             if (node instanceof WindowAggregateNode) {
                 return new WindowAggregateOperator((WindowAggregateNode) node, outputOf(node));
+            }
+            if (node instanceof JoinNode) {
+                return new JoinOperator((JoinNode) node, outputOf(node));
+            }
+            if (node instanceof UpsertMaterializeNode) {
+                return new UpsertMaterializeOperator((UpsertMaterializeNode) node, outputOf(node));
             }
             if (node instanceof SinkNode) {
                 SinkNode sink = (SinkNode) node;

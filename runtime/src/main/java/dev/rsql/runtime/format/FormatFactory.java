@@ -18,4 +18,12 @@ public interface FormatFactory {
     RowDecoder createDecoder(FormatContext context);
 
     RowEncoder createEncoder(FormatContext context);
+
+    /**
+     * True when encoded rows keep their kind (+I, -U, +U, -D), so a table without a primary key can hold a changelog
+     * in this format; false for formats that can only append rows.
+     */
+    default boolean encodesRowKind() {
+        return false;
+    }
 }

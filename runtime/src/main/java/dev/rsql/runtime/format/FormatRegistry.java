@@ -1,6 +1,7 @@
 package dev.rsql.runtime.format;
 
 import dev.rsql.runtime.config.ConfigException;
+import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.spi.Providers;
 
 import java.util.Locale;
@@ -17,6 +18,23 @@ public final class FormatRegistry {
             byName.putIfAbsent(f.identifier().toLowerCase(Locale.ROOT), f);
             f.aliases().forEach(a -> byName.putIfAbsent(a.toLowerCase(Locale.ROOT), f));
         }
+    }
+
+    /** The format a table uses: its {@code format} option (or an alias of it), else {@code defaultFormat}. */
+    /** The table options that name a table's format. */
+    public static final String[] FORMAT_KEYS = {"format", "value.format", "data_format", "dataformat"};
+
+    public static String formatName(Options tableOptions, String defaultFormat) {
+        return tableOptions.getOrDefault(defaultFormat, FORMAT_KEYS);
+    }
+
+    /**
+     * True when the table's format keeps row kinds ({@link FormatFactory#encodesRowKind}); also for a format that is
+     * not installed, which the connector check reports.
+     */
+    public boolean encodesRowKind(Options tableOptions, String defaultFormat) {
+        FormatFactory f = byName.get(formatName(tableOptions, defaultFormat).toLowerCase(Locale.ROOT));
+        return f == null || f.encodesRowKind();
     }
 
     public FormatFactory get(String name) {

@@ -6,17 +6,28 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
 
-/** Filters and projects rows with one compiled function (the planner generates it; the DSL passes a lambda). */
+/**
+ * Filters and projects rows with one compiled function (the planner generates it; the DSL passes a lambda). A calc
+ * that filters a changelog of -U/+U pairs can split updates: the before and after rows are judged on their own, so
+ * an update whose before row passes and after row does not leaves as a delete (-D), one whose after row alone passes
+ * as an insert (+I). Without that, a sink keyed by the rows would keep a row that no longer passes. The halves of
+ * one update are recognised by the update key (input fields they share, e.g. the group fields of an aggregation);
+ * without one, every update is split into a delete and an insert.
+ */
 public final class CalcNode extends GraphNode {
 
     private final Supplier<? extends CalcFunction> functionFactory;
     private final String description;
+    private final boolean splitsUpdates;
+    private final int[] updateKey;
 
     public CalcNode(String id, GraphNode input, RowType outputType, Supplier<? extends CalcFunction> functionFactory,
-                    String description) {
+                    String description, boolean splitsUpdates, int[] updateKey) {
         super(id, List.of(input), outputType);
         this.functionFactory = Objects.requireNonNull(functionFactory);
         this.description = description;
+        this.splitsUpdates = splitsUpdates;
+        this.updateKey = updateKey.clone();
     }
 
     public GraphNode input() {
@@ -26,6 +37,16 @@ public final class CalcNode extends GraphNode {
     /** A new function instance; every task gets its own. */
     public CalcFunction newFunction() {
         return functionFactory.get();
+    }
+
+    /** True when an update split by the filter becomes a delete or an insert. */
+    public boolean splitsUpdates() {
+        return splitsUpdates;
+    }
+
+    /** Input fields the -U and +U of one update share; empty when unknown. */
+    public int[] updateKey() {
+        return updateKey.clone();
     }
 
     @Override

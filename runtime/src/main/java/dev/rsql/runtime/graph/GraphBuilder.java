@@ -133,8 +133,18 @@ public final class GraphBuilder {
 
         /** A calc node running the given function; {@code description} is shown by EXPLAIN and names the node. */
         public Stream calc(RowType outputType, Supplier<? extends CalcFunction> function, String description) {
+            return calc(outputType, function, description, false, new int[0]);
+        }
+
+        /**
+         * A calc node; {@code splitsUpdates} when it filters a changelog that carries -U/+U pairs, so that an update
+         * leaving the filter becomes a delete and one entering it an insert; {@code updateKey} are the input fields
+         * both halves of an update share (see {@link CalcNode}).
+         */
+        public Stream calc(RowType outputType, Supplier<? extends CalcFunction> function, String description,
+                           boolean splitsUpdates, int[] updateKey) {
             String id = uniqueId("calc-" + digest(node.id() + "|" + description + "|" + outputType));
-            return new Stream(new CalcNode(id, node, outputType, function, description));
+            return new Stream(new CalcNode(id, node, outputType, function, description, splitsUpdates, updateKey));
         }
 
         /**
@@ -175,10 +185,11 @@ public final class GraphBuilder {
 
         /** GROUP BY without a window (the stream must already be partitioned by the group fields). */
         public Stream groupAggregate(int[] groupFields, List<AggregateCall> aggregates, RowType outputType,
-                                     long stateTtlMillis) {
+                                     long stateTtlMillis, boolean updateBefore) {
             String id = uniqueId("aggregate-" + digest(node.id() + "|" + java.util.Arrays.toString(groupFields) + "|"
                     + aggregates.stream().map(AggregateCall::name).collect(java.util.stream.Collectors.joining(","))));
-            return new Stream(new GroupAggregateNode(id, node, groupFields, aggregates, outputType, stateTtlMillis));
+            return new Stream(new GroupAggregateNode(id, node, groupFields, aggregates, outputType, stateTtlMillis,
+                    updateBefore));
         }
 
         /** Windowed GROUP BY over rows carrying window_start/window_end (after {@link #window}). */
@@ -190,6 +201,26 @@ public final class GraphBuilder {
                     + "|" + emit));
             return new Stream(new WindowAggregateNode(id, node, groupFields, windowStartField, windowEndField, eventTime,
                     merging, aggregates, emit, outputType, lateDataTable));
+        }
+
+        /**
+         * Keeps, per value of the key fields, every row currently in the result, and emits per key the last one
+         * (see {@link UpsertMaterializeNode}); the stream must already be partitioned by those fields.
+         */
+        public Stream upsertMaterialize(int[] keyFields) {
+            String id = uniqueId("materialize-" + digest(node.id() + "|" + java.util.Arrays.toString(keyFields)));
+            return new Stream(new UpsertMaterializeNode(id, node, keyFields));
+        }
+
+        /**
+         * A regular join over tagged rows of both sides (see {@link JoinNode}); the stream must already be partitioned
+         * by the key fields.
+         */
+        public Stream join(JoinNode.Type type, int keyCount, RowType leftType, RowType rightType, RowType outputType,
+                           Supplier<? extends CalcFunction> condition, String description, long stateTtlMillis) {
+            String id = uniqueId("join-" + digest(node.id() + "|" + type + "|" + description));
+            return new Stream(new JoinNode(id, node, type, keyCount, leftType, rightType, outputType, condition,
+                    description, stateTtlMillis));
         }
 
         public Stream union(Stream... others) {

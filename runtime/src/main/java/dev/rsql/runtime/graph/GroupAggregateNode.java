@@ -8,7 +8,8 @@ import java.util.stream.Collectors;
 
 /**
  * GROUP BY without a window: one result row per group, updated as rows arrive. Emits a changelog: +I for a new
- * group, -U/+U when its result changes, -D when its last row is taken back. Output: the group fields, then one field per
+ * group, -U/+U when its result changes (only +U when no consumer needs the update-before row, e.g. a sink keyed by
+ * the group fields), -D when its last row is taken back. Output: the group fields, then one field per
  * aggregate. Its input must be partitioned by the group fields (an {@link ExchangeNode}).
  */
 public final class GroupAggregateNode extends GraphNode {
@@ -16,10 +17,14 @@ public final class GroupAggregateNode extends GraphNode {
     private final int[] groupFields;
     private final List<AggregateCall> aggregates;
     private final long stateTtlMillis;
+    private final boolean updateBefore;
 
-    /** @param stateTtlMillis drop a group's state after this long without updates (0 = keep forever) */
+    /**
+     * @param stateTtlMillis drop a group's state after this long without updates (0 = keep forever)
+     * @param updateBefore emit -U before each +U
+     */
     public GroupAggregateNode(String id, GraphNode input, int[] groupFields, List<AggregateCall> aggregates,
-                              RowType outputType, long stateTtlMillis) {
+                              RowType outputType, long stateTtlMillis, boolean updateBefore) {
         super(id, List.of(input), outputType);
         if (outputType.size() != groupFields.length + aggregates.size()) {
             throw new IllegalArgumentException("aggregate output needs one field per group field and aggregate");
@@ -27,6 +32,7 @@ public final class GroupAggregateNode extends GraphNode {
         this.groupFields = groupFields.clone();
         this.aggregates = List.copyOf(aggregates);
         this.stateTtlMillis = stateTtlMillis;
+        this.updateBefore = updateBefore;
     }
 
     public GraphNode input() {
@@ -43,6 +49,11 @@ public final class GroupAggregateNode extends GraphNode {
 
     public long stateTtlMillis() {
         return stateTtlMillis;
+    }
+
+    /** True when an update is sent as -U and +U, false when as +U alone. */
+    public boolean emitsUpdateBefore() {
+        return updateBefore;
     }
 
     @Override

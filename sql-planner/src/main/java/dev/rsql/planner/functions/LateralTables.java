@@ -6,9 +6,7 @@ import dev.rsql.planner.codegen.CalcCompiler;
 import dev.rsql.runtime.graph.CalcFunction;
 import dev.rsql.runtime.graph.GraphBuilder;
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.CorrelationId;
-import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rel.type.RelDataType;
@@ -30,40 +28,25 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
- * Translates {@code LATERAL TABLE(f(...))} — Calcite's {@link Correlate} over a {@link TableFunctionScan} — into a
+ * Translates {@code LATERAL TABLE(f(...))} — a physical correlate over a {@link TableFunctionScan} — into a
  * correlate node: the call's arguments (expressions over the left input's fields) compile into a calc function, the
  * call itself into a {@link TableInvoker}, both in the job's compilation unit. A table function whose arguments do
- * not use the left side comes as a {@link Join} with condition TRUE and is translated the same way.
+ * not use the left side (Calcite plans it as a join on TRUE) is translated the same way.
  */
 public final class LateralTables {
 
     private LateralTables() {
     }
 
-    public static GraphBuilder.Stream translate(Correlate correlate, GraphBuilder.Stream input, CalcCompiler compiler,
-                                                RelDataTypeFactory typeFactory, SqlParserPos position) {
-        return translate(correlate.getLeft(), correlate.getRight(), correlate.getJoinType(),
-                correlate.getCorrelationId(), correlate.getRowType(), input, compiler, typeFactory, position);
-    }
-
     /**
-     * True for a join of a table function whose arguments do not use the left side (Calcite plans it as a join,
-     * not a correlate): {@code FROM t, LATERAL TABLE(GENERATE_SERIES(1, 3))}.
+     * The correlate node of {@code input} (the left side) and {@code right} (the function call).
+     *
+     * @param correlationId the variable through which the call reads the left row; null when it does not
      */
-    public static boolean isTableFunctionJoin(Join join) {
-        return join.getRight() instanceof TableFunctionScan && join.getCondition().isAlwaysTrue();
-    }
-
-    public static GraphBuilder.Stream translate(Join join, GraphBuilder.Stream input, CalcCompiler compiler,
+    public static GraphBuilder.Stream translate(RelNode left, RelNode right, JoinRelType joinType,
+                                                CorrelationId correlationId, RelDataType rowType,
+                                                GraphBuilder.Stream input, CalcCompiler compiler,
                                                 RelDataTypeFactory typeFactory, SqlParserPos position) {
-        return translate(join.getLeft(), join.getRight(), join.getJoinType(), null, join.getRowType(), input,
-                compiler, typeFactory, position);
-    }
-
-    private static GraphBuilder.Stream translate(RelNode left, RelNode right, JoinRelType joinType,
-                                                 CorrelationId correlationId, RelDataType rowType,
-                                                 GraphBuilder.Stream input, CalcCompiler compiler,
-                                                 RelDataTypeFactory typeFactory, SqlParserPos position) {
         if (joinType != JoinRelType.INNER && joinType != JoinRelType.LEFT) {
             throw new PlanningException(position, "LATERAL TABLE supports the comma (cross) join and LEFT JOIN ... ON "
                     + "TRUE, not a " + joinType + " join");

@@ -3,12 +3,32 @@ package dev.rsql.planner.translate;
 import dev.rsql.planner.PlanningException;
 import dev.rsql.planner.calcite.ConnectorTable;
 import dev.rsql.planner.calcite.TypeConverter;
-import dev.rsql.planner.calcite.WatermarkAssigner;
 import dev.rsql.planner.codegen.CalcCompiler;
 import dev.rsql.planner.functions.LateralTables;
+import dev.rsql.planner.physical.ChangelogInference;
+import dev.rsql.planner.physical.Lineage;
+import dev.rsql.planner.physical.PhysicalPlan;
+import dev.rsql.planner.physical.PhysicalPlanner;
+import dev.rsql.planner.physical.RexFormatter;
+import dev.rsql.planner.physical.StreamPhysicalCalc;
+import dev.rsql.planner.physical.StreamPhysicalCorrelate;
+import dev.rsql.planner.physical.StreamPhysicalExchange;
+import dev.rsql.planner.physical.StreamPhysicalGroupAggregate;
+import dev.rsql.planner.physical.StreamPhysicalJoin;
+import dev.rsql.planner.physical.StreamPhysicalRel;
+import dev.rsql.planner.physical.StreamPhysicalSink;
+import dev.rsql.planner.physical.StreamPhysicalTableSourceScan;
+import dev.rsql.planner.physical.StreamPhysicalUnion;
+import dev.rsql.planner.physical.StreamPhysicalUpsertMaterialize;
+import dev.rsql.planner.physical.StreamPhysicalVisitor;
+import dev.rsql.planner.physical.StreamPhysicalWatermarkAssigner;
+import dev.rsql.planner.physical.StreamPhysicalWindowAggregate;
+import dev.rsql.planner.physical.StreamPhysicalWindowTableFunction;
 import dev.rsql.runtime.aggregate.AggregateCall;
+import dev.rsql.runtime.graph.CalcFunction;
 import dev.rsql.runtime.graph.ErrorPolicy;
 import dev.rsql.runtime.graph.GraphBuilder;
+import dev.rsql.runtime.graph.JoinNode;
 import dev.rsql.runtime.graph.WindowSpec;
 import dev.rsql.runtime.table.TableDescriptor;
 import dev.rsql.runtime.types.DataType;
@@ -16,30 +36,30 @@ import dev.rsql.runtime.types.RowType;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Calc;
-import org.apache.calcite.rel.core.Correlate;
-import org.apache.calcite.rel.core.Join;
-import org.apache.calcite.rel.core.Sort;
-import org.apache.calcite.rel.core.TableFunctionScan;
-import org.apache.calcite.rel.core.TableModify;
-import org.apache.calcite.rel.core.TableScan;
-import org.apache.calcite.rel.core.Union;
-import org.apache.calcite.rel.core.Values;
-import org.apache.calcite.rel.core.Window;
+import org.apache.calcite.rel.core.JoinInfo;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.rex.RexOver;
+import org.apache.calcite.rex.RexProgram;
+import org.apache.calcite.rex.RexProgramBuilder;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.ImmutableBitSet;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
- * Turns the optimised relational plan of one INSERT into graph nodes. Sources are shared across INSERTs by table
- * (the {@link GraphBuilder} keeps one source node per table); all INSERTs into one table feed one sink node. Every
- * aggregation gets an exchange by its group keys in front of it.
+ * Turns the optimised relational plan of one INSERT into graph nodes: first into a physical plan
+ * ({@link PhysicalPlanner}) whose changelog is inferred ({@link ChangelogInference}), then each physical node into
+ * its operator. Sources are shared across INSERTs by table (the {@link GraphBuilder} keeps one source node per
+ * table); all INSERTs into one table feed one sink node.
  */
 public final class GraphTranslator {
 
@@ -50,109 +70,179 @@ public final class GraphTranslator {
     private final GraphBuilder builder;
     private final CalcCompiler compiler;
     private final Function<ConnectorTable, SourceSettings> sourceSettings;
+    private final Predicate<TableDescriptor> sinkWritesChangelog;
 
+    /** @param sinkWritesChangelog whether a table without a primary key can be written updates and deletes */
     public GraphTranslator(GraphBuilder builder, CalcCompiler compiler,
-                           Function<ConnectorTable, SourceSettings> sourceSettings) {
+                           Function<ConnectorTable, SourceSettings> sourceSettings,
+                           Predicate<TableDescriptor> sinkWritesChangelog) {
         this.builder = builder;
         this.compiler = compiler;
         this.sourceSettings = sourceSettings;
+        this.sinkWritesChangelog = sinkWritesChangelog;
     }
 
-    /** Adds the INSERT's plan ({@code TableModify} at the root) to the graph. */
-    public void translateInsert(RelNode root, SqlParserPos position, StreamSettings settings) {
-        if (!(root instanceof TableModify)) {
-            throw new PlanningException(position, "expected an INSERT, got " + root.getRelTypeName());
-        }
-        TableModify modify = (TableModify) root;
-        ConnectorTable target = modify.getTable().unwrap(ConnectorTable.class);
-        if (target == null) {
-            throw new PlanningException(position, "cannot insert into " + modify.getTable().getQualifiedName()
-                    + ": it is not a table");
-        }
-        new Translation(position, settings).translate(modify.getInput()).sinkTo(target.descriptor());
+    /** Adds the INSERT's plan ({@code TableModify} at the root) to the graph; returns its physical plan. */
+    public PhysicalPlan translateInsert(RelNode root, SqlParserPos position, StreamSettings settings) {
+        StreamPhysicalSink sink = PhysicalPlanner.toPhysical(root, position);
+        PhysicalPlan plan = ChangelogInference.infer(sink, settings.emit(), sinkWritesChangelog, position);
+        plan.root().accept(new Translation(plan, position, settings));
+        return plan;
     }
 
-    /** The translation of one INSERT. */
-    private final class Translation {
+    /** The translation of one INSERT: one graph node (or a few) per physical node. */
+    private final class Translation implements StreamPhysicalVisitor<GraphBuilder.Stream> {
+        private final PhysicalPlan plan;
         private final SqlParserPos position;
         private final StreamSettings settings;
 
-        Translation(SqlParserPos position, StreamSettings settings) {
+        Translation(PhysicalPlan plan, SqlParserPos position, StreamSettings settings) {
+            this.plan = plan;
             this.position = position;
             this.settings = settings;
         }
 
-        GraphBuilder.Stream translate(RelNode rel) {
-            if (rel instanceof TableScan) {
-                ConnectorTable table = rel.getTable().unwrap(ConnectorTable.class);
-                if (table == null) {
-                    throw new PlanningException(position, "cannot read " + rel.getTable().getQualifiedName());
-                }
-                SourceSettings s = sourceSettings.apply(table);
-                return builder.source(table.descriptor(), s.errorPolicy(), s.deadLetterTable());
+        private GraphBuilder.Stream translate(RelNode rel) {
+            return ((StreamPhysicalRel) rel).accept(this);
+        }
+
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalSink sink) {
+            ConnectorTable target = sink.connectorTable();
+            if (target == null) {
+                throw new PlanningException(position, "cannot insert into "
+                        + String.join(".", sink.target().getQualifiedName()) + ": it is not a table");
             }
-            if (rel instanceof WatermarkAssigner) {
-                WatermarkAssigner w = (WatermarkAssigner) rel;
-                return translate(w.getInput()).watermark(w.rowtimeField(), w.watermarkField());
+            GraphBuilder.Stream input = translate(sink.getInput());
+            input.sinkTo(target.descriptor());
+            return input;
+        }
+
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalTableSourceScan scan) {
+            ConnectorTable table = scan.getTable().unwrap(ConnectorTable.class);
+            if (table == null) {
+                throw new PlanningException(position, "cannot read " + scan.getTable().getQualifiedName());
             }
-            if (rel instanceof Calc) {
-                Calc calc = (Calc) rel;
-                if (RexOver.containsOver(calc.getProgram())) {
-                    throw unsupported("OVER windows");
-                }
-                GraphBuilder.Stream input = translate(calc.getInput());
-                return input.calc(TypeConverter.toRowType(calc.getRowType()), compiler.add(calc.getProgram()),
-                        RexFormatter.describe(calc.getProgram()));
+            SourceSettings s = sourceSettings.apply(table);
+            return builder.source(table.descriptor(), s.errorPolicy(), s.deadLetterTable());
+        }
+
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalWatermarkAssigner w) {
+            return translate(w.getInput()).watermark(w.rowtimeField(), w.watermarkField());
+        }
+
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalCalc calc) {
+            GraphBuilder.Stream input = translate(calc.getInput());
+            boolean splitsUpdates = calc.hasCondition() && plan.mode(calc.getInput()).hasUpdateBefore();
+            List<ImmutableBitSet> keys = plan.changelog(calc.getInput()).upsertKeys();
+            return input.calc(TypeConverter.toRowType(calc.getRowType()), compiler.add(calc.getProgram()),
+                    RexFormatter.describe(calc.getProgram()), splitsUpdates,
+                    keys.isEmpty() ? new int[0] : keys.get(0).toArray());
+        }
+
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalUnion union) {
+            List<GraphBuilder.Stream> inputs = new ArrayList<>();
+            for (RelNode in : union.getInputs()) {
+                inputs.add(translate(in));
             }
-            if (rel instanceof Union) {
-                Union union = (Union) rel;
-                if (!union.all) {
-                    throw unsupported("UNION without ALL (use UNION ALL, or SELECT DISTINCT over it)");
-                }
-                List<GraphBuilder.Stream> inputs = new ArrayList<>();
-                for (RelNode in : union.getInputs()) {
-                    inputs.add(translate(in));
-                }
-                return builder.union(inputs);
+            return builder.union(inputs);
+        }
+
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalExchange exchange) {
+            return translate(exchange.getInput()).exchange(exchange.keys());
+        }
+
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalCorrelate c) {
+            return LateralTables.translate(c.getInput(), c.function(), c.joinType(), c.correlationId(),
+                    c.getRowType(), translate(c.getInput()), compiler, c.getCluster().getTypeFactory(), position);
+        }
+
+        /**
+         * A regular join: each side tagged and padded to one row layout ({@link JoinNode}), both through one exchange
+         * by the join key, so that a task sees both sides of its keys.
+         */
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalJoin join) {
+            JoinInfo info = join.joinInfo();
+            RelDataTypeFactory types = join.getCluster().getTypeFactory();
+            RexBuilder rex = join.getCluster().getRexBuilder();
+            RelDataType left = join.getLeft().getRowType();
+            RelDataType right = join.getRight().getRowType();
+            RelDataTypeFactory.Builder tagged = types.builder().add("$side", SqlTypeName.INTEGER);
+            for (int i = 0; i < info.leftKeys.size(); i++) {
+                tagged.add("$key" + i, nullable(types, left.getFieldList().get(info.leftKeys.get(i)).getType()));
             }
-            if (rel instanceof TableFunctionScan && Lineage.isWindow((TableFunctionScan) rel)) {
-                return window((TableFunctionScan) rel);
+            left.getFieldList().forEach(f -> tagged.add("$left$" + f.getName(), nullable(types, f.getType())));
+            right.getFieldList().forEach(f -> tagged.add("$right$" + f.getName(), nullable(types, f.getType())));
+            RelDataType taggedType = tagged.build();
+            GraphBuilder.Stream l = tag(translate(join.getLeft()), 0, left, info.leftKeys, taggedType, rex, types);
+            GraphBuilder.Stream r = tag(translate(join.getRight()), 1, right, info.rightKeys, taggedType, rex, types);
+            int[] keys = new int[info.leftKeys.size()];
+            for (int i = 0; i < keys.length; i++) {
+                keys[i] = 1 + i;
             }
-            if (rel instanceof Aggregate) {
-                return aggregate((Aggregate) rel);
+            RexNode residual = info.getRemaining(rex);
+            Supplier<CalcFunction> condition = null;
+            if (!residual.isAlwaysTrue()) {
+                RelDataTypeFactory.Builder both = types.builder();
+                left.getFieldList().forEach(f -> both.add("$left$" + f.getName(), f.getType()));
+                right.getFieldList().forEach(f -> both.add("$right$" + f.getName(), f.getType()));
+                RexProgramBuilder program = new RexProgramBuilder(both.build(), rex);
+                program.addCondition(residual);
+                program.addProject(rex.makeLiteral(true), "matches");
+                condition = compiler.add(program.getProgram());
             }
-            if (rel instanceof Correlate) {
-                Correlate correlate = (Correlate) rel;
-                return LateralTables.translate(correlate, translate(correlate.getLeft()), compiler,
-                        correlate.getCluster().getTypeFactory(), position);
+            JoinNode.Type type = JoinNode.Type.valueOf(join.getJoinType().name());
+            return builder.union(List.of(l, r)).exchange(keys).join(type, keys.length, TypeConverter.toRowType(left),
+                    TypeConverter.toRowType(right), TypeConverter.toRowType(join.getRowType()), condition,
+                    join.describe(), settings.stateTtlMillis());
+        }
+
+        /** One side of a join as tagged rows: its side, its key fields, then its fields in its place. */
+        private GraphBuilder.Stream tag(GraphBuilder.Stream side, int sideTag, RelDataType sideType,
+                                        List<Integer> keys, RelDataType taggedType, RexBuilder rex,
+                                        RelDataTypeFactory types) {
+            List<RexNode> exprs = new ArrayList<>();
+            exprs.add(rex.makeLiteral(sideTag, types.createSqlType(SqlTypeName.INTEGER)));
+            for (int k : keys) {
+                exprs.add(rex.makeCast(taggedType.getFieldList().get(exprs.size()).getType(),
+                        rex.makeInputRef(sideType, k)));
             }
-            if (rel instanceof Join && LateralTables.isTableFunctionJoin((Join) rel)) {
-                Join join = (Join) rel;
-                return LateralTables.translate(join, translate(join.getLeft()), compiler,
-                        join.getCluster().getTypeFactory(), position);
+            int first = exprs.size();
+            for (int i = first; i < taggedType.getFieldCount(); i++) {
+                RelDataType t = taggedType.getFieldList().get(i).getType();
+                int otherFields = taggedType.getFieldCount() - first - sideType.getFieldCount();
+                int own = i - first - (sideTag == 0 ? 0 : otherFields);
+                exprs.add(own >= 0 && own < sideType.getFieldCount()
+                        ? rex.makeCast(t, rex.makeInputRef(sideType, own)) : rex.makeNullLiteral(t));
             }
-            if (rel instanceof Join) {
-                throw unsupported("joins");
-            }
-            if (rel instanceof Window) {
-                throw unsupported("OVER windows");
-            }
-            if (rel instanceof Sort) {
-                throw unsupported("ORDER BY / LIMIT on a stream");
-            }
-            if (rel instanceof Values) {
-                throw unsupported("a query without FROM (VALUES)");
-            }
-            throw unsupported(rel.getRelTypeName());
+            RexProgram program = RexProgram.create(sideType, exprs, null, taggedType, rex);
+            return side.calc(TypeConverter.toRowType(taggedType), compiler.add(program),
+                    (sideTag == 0 ? "left" : "right") + " side of a join, tagged");
+        }
+
+        private RelDataType nullable(RelDataTypeFactory types, RelDataType t) {
+            return types.createTypeWithNullability(t, true);
+        }
+
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalUpsertMaterialize materialize) {
+            return translate(materialize.getInput()).upsertMaterialize(materialize.keys());
         }
 
         /** A window table function: window columns appended to each row. */
-        private GraphBuilder.Stream window(TableFunctionScan scan) {
-            RexCall call = (RexCall) scan.getCall();
-            String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
-            RelNode input = scan.getInput(0);
-            int timeField = Lineage.timeField(scan);
-            Lineage.Time time = Lineage.time(input, timeField);
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalWindowTableFunction window) {
+            String name = window.functionName();
+            RelNode input = window.getInput();
+            int timeField = window.timeField();
+            Lineage.Time time = window.time();
             if (time == Lineage.Time.NONE) {
                 throw new PlanningException(position, name + " needs a time attribute: a column with a WATERMARK, "
                         + "or one computed AS PROCTIME(); " + input.getRowType().getFieldNames().get(timeField)
@@ -160,7 +250,7 @@ public final class GraphTranslator {
             }
             boolean eventTime = time == Lineage.Time.EVENT;
             List<Long> intervals = new ArrayList<>();
-            for (RexNode op : call.getOperands()) {
+            for (RexNode op : ((RexCall) window.getCall()).getOperands()) {
                 if (op instanceof RexLiteral && ((RexLiteral) op).getValueAs(Long.class) != null) {
                     intervals.add(((RexLiteral) op).getValueAs(Long.class));
                 }
@@ -181,7 +271,7 @@ public final class GraphTranslator {
                         spec = WindowSpec.session(timeField, eventTime, intervals.get(intervals.size() - 1));
                         break;
                     default:
-                        throw unsupported("window function " + name);
+                        throw new PlanningException(position, "window function " + name + " is not supported yet");
                 }
             } catch (IllegalArgumentException e) {
                 throw new PlanningException(position, e.getMessage());
@@ -189,50 +279,30 @@ public final class GraphTranslator {
             return translate(input).window(spec);
         }
 
-        /** GROUP BY: a window aggregation when grouping by window_start and window_end, else a changelog one. */
-        private GraphBuilder.Stream aggregate(Aggregate agg) {
-            if (agg.getGroupType() != Aggregate.Group.SIMPLE) {
-                throw unsupported("GROUPING SETS, CUBE and ROLLUP");
-            }
+        /** GROUP BY without a window: a changelog, behind its exchange by the group fields. */
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalGroupAggregate agg) {
             GraphBuilder.Stream input = translate(agg.getInput());
-            boolean retracting = input.node().producesUpdates();
-            List<Integer> groups = agg.getGroupSet().asList();
-            int start = -1;
-            int end = -1;
-            int time = -1;
-            List<Integer> keys = new ArrayList<>();
-            for (int g : groups) {
-                switch (Lineage.window(agg.getInput(), g)) {
-                    case START:
-                        start = g;
-                        break;
-                    case END:
-                        end = g;
-                        break;
-                    case TIME:
-                        time = g;
-                        break;
-                    default:
-                        keys.add(g);
-                }
-            }
-            List<AggregateCall> calls = new ArrayList<>();
-            for (org.apache.calcite.rel.core.AggregateCall call : agg.getAggCallList()) {
-                calls.add(AggregateFunctions.map(call, agg.getInput().getRowType(), f -> constant(agg.getInput(), f),
-                        retracting, position));
-            }
-            RowType output = TypeConverter.toRowType(agg.getRowType());
-            int[] keyFields = keys.stream().mapToInt(Integer::intValue).toArray();
-            if (start < 0 && end < 0 && time < 0) {
-                return input.exchange(keyFields).groupAggregate(keyFields, calls, output, settings.stateTtlMillis());
-            }
-            if (start < 0 || end < 0) {
+            List<AggregateCall> calls = calls(agg);
+            int[] keyFields = agg.getGroupSet().toArray();
+            return input.groupAggregate(keyFields, calls, TypeConverter.toRowType(agg.getRowType()),
+                    settings.stateTtlMillis(), plan.mode(agg).hasUpdateBefore());
+        }
+
+        /** GROUP BY window_start, window_end: a window aggregation, its output back in the aggregate's layout. */
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalWindowAggregate agg) {
+            StreamPhysicalWindowAggregate.Window w = agg.window();
+            if (w.start() < 0 || w.end() < 0) {
                 throw new PlanningException(position, "a window aggregation must GROUP BY both window_start and "
                         + "window_end");
             }
-            TableFunctionScan tvf = Lineage.windowScan(agg.getInput(), start);
-            boolean eventTime = Lineage.time(tvf.getInput(0), Lineage.timeField(tvf)) == Lineage.Time.EVENT;
-            boolean merging = ((RexCall) tvf.getCall()).getOperator().getName().equalsIgnoreCase("SESSION");
+            GraphBuilder.Stream input = translate(agg.getInput());
+            List<AggregateCall> calls = calls(agg);
+            List<Integer> groups = agg.getGroupSet().asList();
+            List<Integer> keys = agg.keys();
+            RowType output = TypeConverter.toRowType(agg.getRowType());
+            int[] keyFields = keys.stream().mapToInt(Integer::intValue).toArray();
             RowType.Builder nodeOut = RowType.builder();
             for (int k : keys) {
                 nodeOut.field(agg.getInput().getRowType().getFieldNames().get(k),
@@ -241,11 +311,11 @@ public final class GraphTranslator {
             for (int i = 0; i < calls.size(); i++) {
                 nodeOut.field(output.name(groups.size() + i), output.type(groups.size() + i));
             }
-            for (String w : List.of("window_start", "window_end", "window_time")) {
-                nodeOut.field(w, DataType.timestamp(3).notNull());
+            for (String c : List.of("window_start", "window_end", "window_time")) {
+                nodeOut.field(c, DataType.timestamp(3).notNull());
             }
-            GraphBuilder.Stream windowed = input.exchange(keyFields).windowAggregate(keyFields, start, end, eventTime,
-                    merging, calls, settings.emit(), nodeOut.build(), settings.lateDataTable());
+            GraphBuilder.Stream windowed = input.windowAggregate(keyFields, w.start(), w.end(), w.eventTime(),
+                    w.merging(), calls, settings.emit(), nodeOut.build(), settings.lateDataTable());
             // Back to the aggregate's layout: group keys in index order (window columns in their places), then calls.
             int[] map = new int[output.size()];
             for (int i = 0; i < output.size(); i++) {
@@ -254,8 +324,8 @@ public final class GraphTranslator {
                 } else {
                     int g = groups.get(i);
                     int windowBase = keys.size() + calls.size();
-                    map[i] = g == start ? windowBase : g == end ? windowBase + 1 : g == time ? windowBase + 2
-                            : keys.indexOf(g);
+                    map[i] = g == w.start() ? windowBase : g == w.end() ? windowBase + 1
+                            : g == w.time() ? windowBase + 2 : keys.indexOf(g);
                 }
             }
             return windowed.calc(output, () -> in -> {
@@ -265,6 +335,19 @@ public final class GraphTranslator {
                 }
                 return out;
             }, "select " + String.join(", ", output.names()));
+        }
+
+        /** The aggregate's calls as runtime aggregates; over a changelog, variants that can take rows back. */
+        private List<AggregateCall> calls(Aggregate agg) {
+            RelNode exchange = agg.getInput();
+            RelNode input = ((StreamPhysicalExchange) exchange).getInput();
+            boolean retracting = plan.mode(exchange).kinds().isChangelog();
+            List<AggregateCall> calls = new ArrayList<>();
+            for (org.apache.calcite.rel.core.AggregateCall call : agg.getAggCallList()) {
+                calls.add(AggregateFunctions.map(call, exchange.getRowType(), f -> constant(input, f), retracting,
+                        position));
+            }
+            return calls;
         }
 
         /** The constant an aggregate input field holds (for a CONCAT_AGG delimiter), or null. */
@@ -277,10 +360,6 @@ public final class GraphTranslator {
                 }
             }
             return null;
-        }
-
-        private PlanningException unsupported(String what) {
-            return new PlanningException(position, what + " is not supported yet");
         }
     }
 }

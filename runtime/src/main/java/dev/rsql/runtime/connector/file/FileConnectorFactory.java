@@ -1,9 +1,11 @@
 package dev.rsql.runtime.connector.file;
 
+import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.connector.ConnectorContext;
 import dev.rsql.runtime.connector.ConnectorFactory;
 import dev.rsql.runtime.connector.Sink;
 import dev.rsql.runtime.connector.Source;
+import dev.rsql.runtime.format.FormatRegistry;
 
 import java.util.Set;
 
@@ -60,9 +62,14 @@ public final class FileConnectorFactory implements ConnectorFactory {
         return new FileSink(context);
     }
 
+    /** A file of lines keeps row kinds only in a format that encodes them (json's {@code op}). */
+    @Override
+    public boolean sinkWritesChangelog(Options tableOptions, FormatRegistry formats) {
+        return formats.encodesRowKind(tableOptions, defaultFormat(tableOptions));
+    }
+
     static String formatName(ConnectorContext context) {
-        return context.options().getOrDefault(defaultFormat(context), "format", "value.format", "data_format",
-                "dataformat");
+        return FormatRegistry.formatName(context.options(), defaultFormat(context));
     }
 
     /**
@@ -70,9 +77,13 @@ public final class FileConnectorFactory implements ConnectorFactory {
      * {@code fieldDelimiter}, else {@code raw} (the whole line as the single column).
      */
     static String defaultFormat(ConnectorContext context) {
-        if (context.options().getBoolean(true, "isJsonData")) {
+        return defaultFormat(context.options());
+    }
+
+    private static String defaultFormat(Options options) {
+        if (options.getBoolean(true, "isJsonData")) {
             return "json";
         }
-        return context.options().get("fieldDelimiter", "field-delimiter") != null ? "csv" : "raw";
+        return options.get("fieldDelimiter", "field-delimiter") != null ? "csv" : "raw";
     }
 }

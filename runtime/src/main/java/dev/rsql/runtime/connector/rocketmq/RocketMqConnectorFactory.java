@@ -1,9 +1,11 @@
 package dev.rsql.runtime.connector.rocketmq;
 
+import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.connector.ConnectorContext;
 import dev.rsql.runtime.connector.ConnectorFactory;
 import dev.rsql.runtime.connector.Sink;
 import dev.rsql.runtime.connector.Source;
+import dev.rsql.runtime.format.FormatRegistry;
 
 import java.util.Set;
 
@@ -106,5 +108,11 @@ public final class RocketMqConnectorFactory implements ConnectorFactory {
     @Override
     public Sink createSink(ConnectorContext context) {
         return new RocketMqSink(RocketMqOptions.of(context), context);
+    }
+
+    /** A message keeps a row's kind only in a format that encodes it (json's {@code op}). */
+    @Override
+    public boolean sinkWritesChangelog(Options tableOptions, FormatRegistry formats) {
+        return formats.encodesRowKind(tableOptions, RocketMqOptions.defaultFormat(tableOptions));
     }
 }

@@ -404,6 +404,10 @@ final class RocketMqOptions {
 
     /** Default format: csv for Blink tables that declare a field delimiter, json otherwise. */
     String defaultFormat() {
-        return options.containsKey("fieldDelimiter") || options.containsKey("lineDelimiter") ? "csv" : "json";
+        return defaultFormat(options);
+    }
+
+    static String defaultFormat(Options tableOptions) {
+        return tableOptions.containsKey("fieldDelimiter") || tableOptions.containsKey("lineDelimiter") ? "csv" : "json";
     }
 }

@@ -29,4 +29,10 @@ public final class JsonFormatFactory implements FormatFactory {
     public RowEncoder createEncoder(FormatContext context) {
         return new JsonRowEncoder(context);
     }
+
+    /** Rows that are not inserts carry their kind in an {@code op} member. */
+    @Override
+    public boolean encodesRowKind() {
+        return true;
+    }
 }

@@ -119,7 +119,9 @@ public final class GroupAggregateOperator implements Operator {
         if (before == null) {
             output.emit(new Row(RowKind.INSERT, after));
         } else if (!Arrays.deepEquals(before, after)) {
-            output.emit(new Row(RowKind.UPDATE_BEFORE, before));
+            if (node.emitsUpdateBefore()) {
+                output.emit(new Row(RowKind.UPDATE_BEFORE, before));
+            }
             output.emit(new Row(RowKind.UPDATE_AFTER, after));
         }
     }

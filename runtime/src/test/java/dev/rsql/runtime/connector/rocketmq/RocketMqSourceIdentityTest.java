@@ -53,7 +53,7 @@ class RocketMqSourceIdentityTest {
         b.source(table("events", EVENTS, Map.of("topic", topic, "consumerGroup", group)))
                 .exchange(0)
                 .groupAggregate(new int[]{0}, List.of(new AggregateCall("COUNT(*)", () -> new CountFunction(-1))),
-                        COUNTS, 0)
+                        COUNTS, 0, true)
                 .sinkTo(RocketMqSourceTest.collect(collectId, List.of(Column.physical("k", DataType.string()),
                         Column.physical("cnt", DataType.of(DataType.Kind.BIGINT).notNull()))));
         return b.build();

@@ -1,4 +1,4 @@
-package dev.rsql.planner.translate;
+package dev.rsql.planner.physical;
 
 import dev.rsql.planner.calcite.WatermarkAssigner;
 import dev.rsql.planner.functions.RsqlOperatorTable;
@@ -19,13 +19,13 @@ import org.apache.calcite.sql.SqlWindowTableFunction;
 /**
  * Where a field of a plan comes from, as far as streaming cares: whether it is a time attribute (the event time of a
  * table with a WATERMARK, or PROCTIME()), and whether it is a window column added by a window table function.
- * Follows fields unchanged through calcs, filters, unions and group keys.
+ * Follows fields unchanged through calcs, filters, exchanges, unions and group keys, in logical and physical plans.
  */
-final class Lineage {
+public final class Lineage {
 
-    enum Time { EVENT, PROC, NONE }
+    public enum Time { EVENT, PROC, NONE }
 
-    enum WindowColumn { START, END, TIME, NONE }
+    public enum WindowColumn { START, END, TIME, NONE }
 
     private Lineage() {
     }
@@ -44,7 +44,8 @@ final class Lineage {
             Project p = (Project) rel;
             return new Traced(unwrap(p.getInput()), p.getProjects().get(field));
         }
-        if (rel instanceof Filter || rel instanceof WatermarkAssigner) {
+        if (rel instanceof Filter || rel instanceof WatermarkAssigner || rel instanceof StreamPhysicalWatermarkAssigner
+                || rel instanceof StreamPhysicalExchange) {
             return new Traced(unwrap(rel.getInput(0)), new RexInputRef(field, rel.getRowType().getFieldList().get(field).getType()));
         }
         return null;
@@ -53,9 +54,11 @@ final class Lineage {
     private record Traced(RelNode input, RexNode expr) {
     }
 
-    static Time time(RelNode node, int field) {
+    public static Time time(RelNode node, int field) {
         RelNode rel = unwrap(node);
-        if (rel instanceof WatermarkAssigner && ((WatermarkAssigner) rel).rowtimeField() == field) {
+        if (rel instanceof WatermarkAssigner && ((WatermarkAssigner) rel).rowtimeField() == field
+                || rel instanceof StreamPhysicalWatermarkAssigner
+                && ((StreamPhysicalWatermarkAssigner) rel).rowtimeField() == field) {
             return Time.EVENT;
         }
         Traced t = passThrough(rel, field);
@@ -104,7 +107,7 @@ final class Lineage {
         return Time.NONE;
     }
 
-    static WindowColumn window(RelNode node, int field) {
+    public static WindowColumn window(RelNode node, int field) {
         RelNode rel = unwrap(node);
         Traced t = passThrough(rel, field);
         if (t != null) {
@@ -120,7 +123,7 @@ final class Lineage {
     }
 
     /** The window table function a window column comes from, or null. */
-    static TableFunctionScan windowScan(RelNode node, int field) {
+    public static TableFunctionScan windowScan(RelNode node, int field) {
         RelNode rel = unwrap(node);
         Traced t = passThrough(rel, field);
         if (t != null) {
@@ -129,13 +132,13 @@ final class Lineage {
         return rel instanceof TableFunctionScan && isWindow((TableFunctionScan) rel) ? (TableFunctionScan) rel : null;
     }
 
-    static boolean isWindow(TableFunctionScan scan) {
+    public static boolean isWindow(TableFunctionScan scan) {
         return scan.getCall() instanceof RexCall
                 && ((RexCall) scan.getCall()).getOperator() instanceof SqlWindowTableFunction;
     }
 
     /** The time column a window table function's DESCRIPTOR names, as an index into its input. */
-    static int timeField(TableFunctionScan scan) {
+    public static int timeField(TableFunctionScan scan) {
         RexCall descriptor = (RexCall) ((RexCall) scan.getCall()).getOperands().get(0);
         return ((RexInputRef) descriptor.getOperands().get(0)).getIndex();
     }

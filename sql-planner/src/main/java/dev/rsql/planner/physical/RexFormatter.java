@@ -1,4 +1,4 @@
-package dev.rsql.planner.translate;
+package dev.rsql.planner.physical;
 
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexCall;
@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /** Renders a calc program as readable SQL-like text for EXPLAIN, with input fields by name. */
-final class RexFormatter {
+public final class RexFormatter {
 
     private final List<String> inputNames;
 
@@ -23,7 +23,7 @@ final class RexFormatter {
         this.inputNames = inputType.getFieldNames();
     }
 
-    static String describe(RexProgram program) {
+    public static String describe(RexProgram program) {
         RexFormatter f = new RexFormatter(program.getInputRowType());
         StringBuilder sb = new StringBuilder();
         if (program.getCondition() != null) {
@@ -43,6 +43,11 @@ final class RexFormatter {
             }
         }
         return sb.toString();
+    }
+
+    /** An expression over rows of {@code inputType}, fields by name: {@code (qty >= (level * 2))}. */
+    public static String describe(RexNode expression, RelDataType inputType) {
+        return new RexFormatter(inputType).format(expression);
     }
 
     private String format(RexNode node) {

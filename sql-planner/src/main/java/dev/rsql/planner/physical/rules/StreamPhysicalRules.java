@@ -1,0 +1,29 @@
+package dev.rsql.planner.physical.rules;
+
+import org.apache.calcite.plan.RelOptRule;
+
+import java.util.List;
+
+/** The rules that turn an optimised logical plan into a physical streaming plan, one per physical node. */
+public final class StreamPhysicalRules {
+
+    public static final RelOptRule TABLE_SOURCE_SCAN = StreamPhysicalTableSourceScanRule.DEFAULT.toRule();
+    public static final RelOptRule WATERMARK_ASSIGNER = StreamPhysicalWatermarkAssignerRule.DEFAULT.toRule();
+    public static final RelOptRule CALC = StreamPhysicalCalcRule.DEFAULT.toRule();
+    public static final RelOptRule UNION = StreamPhysicalUnionRule.DEFAULT.toRule();
+    public static final RelOptRule WINDOW_TABLE_FUNCTION = StreamPhysicalWindowTableFunctionRule.DEFAULT.toRule();
+    public static final RelOptRule GROUP_AGGREGATE = StreamPhysicalGroupAggregateRule.DEFAULT.toRule();
+    public static final RelOptRule WINDOW_AGGREGATE = StreamPhysicalWindowAggregateRule.DEFAULT.toRule();
+    public static final RelOptRule CORRELATE = StreamPhysicalCorrelateRule.DEFAULT.toRule();
+    public static final RelOptRule TABLE_FUNCTION_JOIN = StreamPhysicalTableFunctionJoinRule.DEFAULT.toRule();
+    public static final RelOptRule JOIN = StreamPhysicalJoinRule.DEFAULT.toRule();
+    public static final RelOptRule SINK = StreamPhysicalSinkRule.DEFAULT.toRule();
+
+    /** Every rule, for the physical phase. */
+    public static final List<RelOptRule> ALL = List.of(TABLE_SOURCE_SCAN, WATERMARK_ASSIGNER, CALC, UNION,
+            WINDOW_TABLE_FUNCTION, GROUP_AGGREGATE, WINDOW_AGGREGATE, CORRELATE, TABLE_FUNCTION_JOIN, JOIN,
+            SINK);
+
+    private StreamPhysicalRules() {
+    }
+}
