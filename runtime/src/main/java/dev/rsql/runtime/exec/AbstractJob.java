@@ -323,20 +323,6 @@ abstract class AbstractJob implements Job {
         }
     }
 
-    @Override
-    public boolean awaitTermination(Duration timeout) {
-        try {
-            termination.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (TimeoutException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        } catch (Exception e) {
-            return true;
-        }
-    }
 
     @Override
     public CompletableFuture<JobInstance.State> termination() {

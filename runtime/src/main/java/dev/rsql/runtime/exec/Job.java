@@ -5,6 +5,8 @@ import dev.rsql.runtime.graph.JobGraph;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One process's part of a running job: all of it ({@link JobInstance}), or, with {@code execution.mode =
@@ -39,7 +41,19 @@ public interface Job extends AutoCloseable {
     void stop();
 
     /** Waits for the job to end; returns false on timeout. */
-    boolean awaitTermination(Duration timeout);
+    default boolean awaitTermination(Duration timeout) {
+        try {
+            termination().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (Exception e) {
+            return true;   // ended exceptionally: ended all the same
+        }
+    }
 
     /** Completes with the final state when the job has ended. */
     CompletableFuture<JobInstance.State> termination();

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * A job that outlives transient failures ({@link TransientFailures}): when an attempt fails for such a cause, it waits
@@ -204,20 +203,6 @@ public final class RestartingJob implements Job {
         awaitTermination(STOP_TIMEOUT);
     }
 
-    @Override
-    public boolean awaitTermination(Duration timeout) {
-        try {
-            termination.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (TimeoutException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        } catch (Exception e) {
-            return true;
-        }
-    }
 
     @Override
     public CompletableFuture<State> termination() {
