@@ -431,6 +431,18 @@ final class KeyedCountJob implements AutoCloseable {
                     open[0] = openTransactions();
                     return open[0] <= 0;
                 });
+        // The broker's count of open transactions also drops for a copy of a half that the job rolls back because its
+        // message is stored already, so it can reach 0 while halves still wait for their check: wait (bounded) for
+        // every result to be there at least once; the caller's check then finds what is missing or doubled.
+        try {
+            Await.until(() -> "every result at least once", Duration.ofSeconds(60), () -> {
+                instances.checkAlive();
+                drain();
+                return problems(true).isEmpty();
+            });
+        } catch (AssertionError e) {
+            // reported by the caller's exactness check, with every problem listed
+        }
         drain();
     }
 

@@ -406,7 +406,9 @@ public abstract class Task {
         failure = cause;
         status = finalState;
         schedule.set(TERMINATED);
+        // Before termination completes: whoever waits for it reads the final counts.
         publishedIn = recordsIn;
+        publishedOut = sinkRowsWritten();
         if (cause == null) {
             services.taskFinished(this);
         } else {

@@ -16,7 +16,10 @@ import org.apache.rocketmq.client.impl.producer.TopicPublishInfo;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.TransactionMQProducer;
 import org.apache.rocketmq.common.MixAll;
+import org.apache.rocketmq.common.message.MessageConst;
+import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.remoting.protocol.ResponseCode;
 import org.apache.rocketmq.remoting.protocol.route.BrokerData;
 import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
 import org.slf4j.Logger;
@@ -180,7 +183,8 @@ final class RocketMqSink implements Sink {
         } else {
             TransactionMQProducer tp = options.rpcHook == null ? new TransactionMQProducer(group)
                     : new TransactionMQProducer(group, options.rpcHook);
-            tp.setTransactionListener(new RocketMqTransactionCheck(transactions, options.job, options.table));
+            tp.setTransactionListener(new RocketMqTransactionCheck(transactions, half -> isStored(tp, half),
+                    options.job, options.table));
             // The client would resend a half whose send timed out, though it may be stored: the writer retries
             // only refusals.
             tp.setRetryTimesWhenSendFailed(0);
@@ -353,5 +357,19 @@ final class RocketMqSink implements Sink {
             }
         }
         return timer;
+    }
+
+    /** Whether the message of a half the broker checks is in its topic: looked up by the half's unique key. */
+    private static boolean isStored(DefaultMQProducer producer, MessageExt half) throws Exception {
+        String key = half.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX);
+        try {
+            return producer.getDefaultMQProducerImpl().getMqClientFactory().getMQAdminImpl()
+                    .queryMessageByUniqKey(half.getTopic(), key) != null;
+        } catch (MQClientException e) {
+            if (e.getResponseCode() == ResponseCode.NO_MESSAGE) {
+                return false;
+            }
+            throw e;
+        }
     }
 }

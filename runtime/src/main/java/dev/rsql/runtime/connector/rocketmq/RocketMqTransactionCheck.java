@@ -22,21 +22,38 @@ import java.util.concurrent.ConcurrentHashMap;
  * broker gives up and moves it to {@code TRANS_CHECK_MAX_TIME_TOPIC}, where no consumer sees it: a half must not
  * stay UNKNOWN that long. Checks of one round run on a few threads, so halves committed by checks are stored in no
  * particular order. A round happens whether or not a producer of the group is alive; each one counts.
+ *
+ * <p>A half of a committed transaction may have been stored already. The broker records ends asynchronously (op
+ * messages, batched), and an end the job sent may still be in the broker's socket when a round starts (after a pause
+ * of the broker every half is old at once); the round then copies the half, and an end recorded later no longer
+ * covers the copy. Answering COMMIT to it stores the row twice. So a committed half is first left for one more round
+ * (an end in flight is recorded by then), and from its second check on it is committed only if its message is not in
+ * its topic yet ({@link Stored}, by the half's unique key); if it is, the copy is rolled back, which leaves the
+ * stored message alone.
  */
 final class RocketMqTransactionCheck implements TransactionListener {
 
     static final String TRANSACTION_PROPERTY = "rsql_txn";
+    /** Set by the broker on the half it sends with a check: 1 on the first check. */
+    private static final String CHECK_TIMES_PROPERTY = "TRANSACTION_CHECK_TIMES";
 
     private static final Logger LOG = LoggerFactory.getLogger(RocketMqTransactionCheck.class);
 
     private final SinkTransactions transactions;
+    private final Stored stored;
     private final String job;
     private final String table;
     /** Transaction and answer pairs logged already: one line each, not one per message. */
     private final Set<String> logged = ConcurrentHashMap.newKeySet();
 
-    RocketMqTransactionCheck(SinkTransactions transactions, String job, String table) {
+    /** Whether the message of a checked half is in its topic already; throws when that cannot be told now. */
+    interface Stored {
+        boolean test(MessageExt half) throws Exception;
+    }
+
+    RocketMqTransactionCheck(SinkTransactions transactions, Stored stored, String job, String table) {
         this.transactions = transactions;
+        this.stored = stored;
         this.job = job;
         this.table = table;
     }
@@ -63,6 +80,24 @@ final class RocketMqTransactionCheck implements TransactionListener {
                     txId, e);
             return LocalTransactionState.UNKNOW;
         }
+        if (outcome == SinkTransactions.Outcome.COMMIT) {
+            if (checkTimes(msg) < 2) {
+                return LocalTransactionState.UNKNOW;
+            }
+            try {
+                if (stored.test(msg)) {
+                    if (firstTime(txId + "/stored")) {
+                        LOG.info("job={} table={}: broker check of transaction {} answered ROLLBACK for a copy of a"
+                                + " half whose message is stored already", job, table, txId);
+                    }
+                    return LocalTransactionState.ROLLBACK_MESSAGE;
+                }
+            } catch (Exception e) {
+                LOG.warn("job={} table={}: cannot tell whether message {} of transaction {} is stored; the broker asks"
+                        + " again: {}", job, table, msg.getTransactionId(), txId, e.toString());
+                return LocalTransactionState.UNKNOW;
+            }
+        }
         if (outcome != SinkTransactions.Outcome.UNKNOWN && firstTime(txId + "/" + outcome)) {
             LOG.info("job={} table={}: broker check of transaction {} answered {}", job, table, txId, outcome);
         }
@@ -73,6 +108,15 @@ final class RocketMqTransactionCheck implements TransactionListener {
                 return LocalTransactionState.ROLLBACK_MESSAGE;
             default:
                 return LocalTransactionState.UNKNOW;
+        }
+    }
+
+    private static int checkTimes(MessageExt msg) {
+        String n = msg.getProperty(CHECK_TIMES_PROPERTY);
+        try {
+            return n == null ? 1 : Integer.parseInt(n);
+        } catch (NumberFormatException e) {
+            return 1;
         }
     }
 

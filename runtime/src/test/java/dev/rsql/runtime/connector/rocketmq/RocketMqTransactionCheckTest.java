@@ -1,0 +1,60 @@
+package dev.rsql.runtime.connector.rocketmq;
+
+import dev.rsql.runtime.connector.SinkTransactions;
+import org.apache.rocketmq.client.producer.LocalTransactionState;
+import org.apache.rocketmq.common.message.MessageAccessor;
+import org.apache.rocketmq.common.message.MessageConst;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** How the sink answers the broker's checks of its half messages. */
+class RocketMqTransactionCheckTest {
+
+    private final Map<String, SinkTransactions.Outcome> outcomes = Map.of("t-commit", SinkTransactions.Outcome.COMMIT,
+            "t-rollback", SinkTransactions.Outcome.ROLLBACK, "t-open", SinkTransactions.Outcome.UNKNOWN);
+    /** Unique keys of the halves whose messages are in their topic already. */
+    private final Set<String> storedKeys = new HashSet<>();
+    private final RocketMqTransactionCheck check = new RocketMqTransactionCheck(outcomes::get,
+            half -> storedKeys.contains(half.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX)),
+            "job", "sink");
+
+    private static MessageExt half(String transaction, String key, Integer checkTimes) {
+        MessageExt m = new MessageExt();
+        m.setTopic("out");
+        m.putUserProperty(RocketMqTransactionCheck.TRANSACTION_PROPERTY, transaction);
+        MessageAccessor.putProperty(m, MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX, key);
+        if (checkTimes != null) {
+            m.putUserProperty("TRANSACTION_CHECK_TIMES", String.valueOf(checkTimes));
+        }
+        return m;
+    }
+
+    @Test
+    void aCommittedHalfIsConfirmedFromItsSecondCheckOnOnly() {
+        // The first check may race the end the job sent itself: committing then could store the row twice.
+        assertEquals(LocalTransactionState.UNKNOW, check.checkLocalTransaction(half("t-commit", "m1", 1)));
+        assertEquals(LocalTransactionState.UNKNOW, check.checkLocalTransaction(half("t-commit", "m1", null)));
+        assertEquals(LocalTransactionState.COMMIT_MESSAGE, check.checkLocalTransaction(half("t-commit", "m1", 2)));
+        assertEquals(LocalTransactionState.COMMIT_MESSAGE, check.checkLocalTransaction(half("t-commit", "m1", 9)));
+    }
+
+    @Test
+    void aCopyOfAHalfWhoseMessageIsStoredIsRolledBack() {
+        storedKeys.add("m2");
+        assertEquals(LocalTransactionState.ROLLBACK_MESSAGE, check.checkLocalTransaction(half("t-commit", "m2", 3)));
+        assertEquals(LocalTransactionState.COMMIT_MESSAGE, check.checkLocalTransaction(half("t-commit", "m3", 3)));
+    }
+
+    @Test
+    void abandonedTransactionsRollBackAtOnceAndOpenOnesWait() {
+        assertEquals(LocalTransactionState.ROLLBACK_MESSAGE, check.checkLocalTransaction(half("t-rollback", "m4", 1)));
+        assertEquals(LocalTransactionState.UNKNOW, check.checkLocalTransaction(half("t-open", "m5", 5)));
+        assertEquals(LocalTransactionState.ROLLBACK_MESSAGE, check.checkLocalTransaction(new MessageExt()));
+    }
+}
