@@ -47,7 +47,8 @@ class TaskWatchdogTest {
 
     private static JobInstance start(JobGraph graph, String stopTimeout) throws Exception {
         JobInstance job = new JobInstance(graph, EngineContext.of(Map.of("checkpoint.interval", "20ms",
-                "worker.threads", "2", "task.stuck-timeout", "200ms", "stop.timeout", stopTimeout)));
+                "worker.threads", "2", "task.stuck-timeout", "200ms", "stop.timeout", stopTimeout, "state.dir",
+                "target/state")));
         job.start();
         return job;
     }
