@@ -4,10 +4,7 @@ import dev.rsql.runtime.graph.EmitSpec;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.RelWriter;
-import org.apache.calcite.rel.SingleRel;
 import org.apache.calcite.util.ImmutableBitSet;
-import org.apache.calcite.util.ImmutableIntList;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,27 +14,15 @@ import java.util.List;
  * partition key stay upsert keys: two changes of a row addressed by another key could travel to different tasks and
  * overtake each other.
  */
-public final class StreamPhysicalExchange extends SingleRel implements StreamPhysicalRel {
-
-    private final ImmutableIntList keys;
+public final class StreamPhysicalExchange extends KeyedSingleRel {
 
     public StreamPhysicalExchange(RelOptCluster cluster, RelTraitSet traits, RelNode input, List<Integer> keys) {
-        super(cluster, traits, input);
-        this.keys = ImmutableIntList.copyOf(keys);
-    }
-
-    public int[] keys() {
-        return keys.toIntArray();
+        super(cluster, traits, input, keys);
     }
 
     @Override
     public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
         return new StreamPhysicalExchange(getCluster(), traitSet, sole(inputs), keys);
-    }
-
-    @Override
-    public RelWriter explainTerms(RelWriter pw) {
-        return super.explainTerms(pw).item("keys", keys);
     }
 
     @Override

@@ -4,10 +4,7 @@ import dev.rsql.runtime.graph.EmitSpec;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.RelWriter;
-import org.apache.calcite.rel.SingleRel;
 import org.apache.calcite.util.ImmutableBitSet;
-import org.apache.calcite.util.ImmutableIntList;
 
 import java.util.List;
 
@@ -16,28 +13,16 @@ import java.util.List;
  * sink key the rows currently in the result and emits upserts by that key. Needs -U/+U to know which row goes.
  * Inserted by {@link ChangelogInference}, behind an exchange by the sink key.
  */
-public final class StreamPhysicalUpsertMaterialize extends SingleRel implements StreamPhysicalRel {
-
-    private final ImmutableIntList keys;
+public final class StreamPhysicalUpsertMaterialize extends KeyedSingleRel {
 
     public StreamPhysicalUpsertMaterialize(RelOptCluster cluster, RelTraitSet traits, RelNode input,
                                            List<Integer> keys) {
-        super(cluster, traits, input);
-        this.keys = ImmutableIntList.copyOf(keys);
-    }
-
-    public int[] keys() {
-        return keys.toIntArray();
+        super(cluster, traits, input, keys);
     }
 
     @Override
     public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
         return new StreamPhysicalUpsertMaterialize(getCluster(), traitSet, sole(inputs), keys);
-    }
-
-    @Override
-    public RelWriter explainTerms(RelWriter pw) {
-        return super.explainTerms(pw).item("keys", keys);
     }
 
     @Override
