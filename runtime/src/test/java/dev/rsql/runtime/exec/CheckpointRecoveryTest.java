@@ -3,24 +3,14 @@ package dev.rsql.runtime.exec;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import dev.rsql.runtime.aggregate.AggregateCall;
-import dev.rsql.runtime.aggregate.CountFunction;
-import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.data.Row;
-import dev.rsql.runtime.graph.EmitSpec;
 import dev.rsql.runtime.graph.ExchangeNode;
-import dev.rsql.runtime.graph.GraphBuilder;
 import dev.rsql.runtime.graph.JobGraph;
-import dev.rsql.runtime.graph.WindowSpec;
-import dev.rsql.runtime.table.Column;
-import dev.rsql.runtime.table.TableDescriptor;
-import dev.rsql.runtime.table.TableSchema;
 import dev.rsql.runtime.testing.Await;
 import dev.rsql.runtime.testing.CollectSinkFactory;
+import dev.rsql.runtime.testing.KeyedWindowCount;
 import dev.rsql.runtime.testing.ScriptedSourceFactory;
 import dev.rsql.runtime.testing.ScriptedSourceFactory.Shard;
-import dev.rsql.runtime.types.DataType;
-import dev.rsql.runtime.types.RowType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
@@ -28,7 +18,6 @@ import org.slf4j.LoggerFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -36,6 +25,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import static dev.rsql.runtime.testing.KeyedWindowCount.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -47,27 +37,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class CheckpointRecoveryTest {
 
-    static final long BASE = 1_700_000_000_000L;
-    static final long WINDOW = 10_000;
-    static final RowType EVENTS = RowType.builder().field("k", DataType.string())
-            .field("v", DataType.of(DataType.Kind.BIGINT)).field("ts", DataType.timestamp(3)).build();
-    static final RowType WITH_WATERMARK = RowType.builder().field("k", DataType.string())
-            .field("v", DataType.of(DataType.Kind.BIGINT)).field("ts", DataType.timestamp(3))
-            .field("wm", DataType.timestamp(3)).build();
-    static final RowType COUNTS = RowType.builder().field("k", DataType.string())
-            .field("cnt", DataType.of(DataType.Kind.BIGINT).notNull()).field("ws", DataType.timestamp(3))
-            .field("we", DataType.timestamp(3)).field("wt", DataType.timestamp(3)).build();
-
     final String sourceId = UUID.randomUUID().toString();
     final String sinkId = UUID.randomUUID().toString();
-
-    static TableDescriptor table(String name, String connector, RowType type, Map<String, String> options) {
-        List<Column> columns = new ArrayList<>();
-        for (int i = 0; i < type.size(); i++) {
-            columns.add(Column.physical(type.name(i), type.type(i)));
-        }
-        return new TableDescriptor(name, new TableSchema(columns, List.of()), connector, new Options(options));
-    }
 
     /** A tumbling count per key over the scripted source (unbounded), watermark = event time. */
     JobGraph graph() {
@@ -75,17 +46,7 @@ class CheckpointRecoveryTest {
     }
 
     JobGraph graph(boolean bounded) {
-        GraphBuilder b = new GraphBuilder("recovery");
-        b.source(table("events", "scripted", EVENTS, Map.of("id", sourceId, "bounded", String.valueOf(bounded))))
-                .map(WITH_WATERMARK, r -> new Object[]{r[0], r[1], r[2], r[2]})
-                .watermark(2, 3)
-                .window(WindowSpec.tumble(2, true, WINDOW))
-                .exchange(0)
-                .windowAggregate(new int[]{0}, 4, 5, true, false,
-                        List.of(new AggregateCall("COUNT(*)", () -> new CountFunction(-1))), EmitSpec.ON_WATERMARK,
-                        COUNTS, null)
-                .sinkTo(table("counts", "collect", COUNTS, Map.of("id", sinkId)));
-        return b.build();
+        return KeyedWindowCount.graph("recovery", sourceId, sinkId, bounded);
     }
 
     static JobInstance start(JobGraph graph, Path stateDir, String checkpointInterval) throws Exception {
@@ -93,15 +54,6 @@ class CheckpointRecoveryTest {
                 "worker.threads", "2", "parallelism", "2", "state.dir", stateDir.toString())));
         job.start();
         return job;
-    }
-
-    /** Key "a", one row a second from BASE. */
-    static List<Object[]> rows(int n) {
-        List<Object[]> rows = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            rows.add(new Object[]{"a", 1L, BASE + i * 1000L});
-        }
-        return rows;
     }
 
     static long checkpoint(JobInstance job) throws Exception {

@@ -1,28 +1,18 @@
 package dev.rsql.runtime.exec.restart;
 
-import dev.rsql.runtime.aggregate.AggregateCall;
-import dev.rsql.runtime.aggregate.CountFunction;
 import dev.rsql.runtime.config.ConfigException;
-import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.connector.ShardListener;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.exec.CheckpointException;
 import dev.rsql.runtime.exec.EngineContext;
 import dev.rsql.runtime.exec.JobInstance.State;
 import dev.rsql.runtime.exec.JobStatus;
-import dev.rsql.runtime.graph.EmitSpec;
-import dev.rsql.runtime.graph.GraphBuilder;
 import dev.rsql.runtime.graph.JobGraph;
-import dev.rsql.runtime.graph.WindowSpec;
-import dev.rsql.runtime.table.Column;
-import dev.rsql.runtime.table.TableDescriptor;
-import dev.rsql.runtime.table.TableSchema;
 import dev.rsql.runtime.testing.Await;
 import dev.rsql.runtime.testing.CollectSinkFactory;
+import dev.rsql.runtime.testing.KeyedWindowCount;
 import dev.rsql.runtime.testing.ScriptedSourceFactory;
 import dev.rsql.runtime.testing.ScriptedSourceFactory.Shard;
-import dev.rsql.runtime.types.DataType;
-import dev.rsql.runtime.types.RowType;
 import org.apache.rocketmq.remoting.exception.RemotingConnectException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,6 +26,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 
+import static dev.rsql.runtime.testing.KeyedWindowCount.rows;
+import static dev.rsql.runtime.testing.KeyedWindowCount.table;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -49,17 +41,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class RestartingJobTest {
 
-    static final long BASE = 1_700_000_000_000L;
-    static final long WINDOW = 10_000;
-    static final RowType EVENTS = RowType.builder().field("k", DataType.string())
-            .field("v", DataType.of(DataType.Kind.BIGINT)).field("ts", DataType.timestamp(3)).build();
-    static final RowType WITH_WATERMARK = RowType.builder().field("k", DataType.string())
-            .field("v", DataType.of(DataType.Kind.BIGINT)).field("ts", DataType.timestamp(3))
-            .field("wm", DataType.timestamp(3)).build();
-    static final RowType COUNTS = RowType.builder().field("k", DataType.string())
-            .field("cnt", DataType.of(DataType.Kind.BIGINT).notNull()).field("ws", DataType.timestamp(3))
-            .field("we", DataType.timestamp(3)).field("wt", DataType.timestamp(3)).build();
-
     final String sourceId = UUID.randomUUID().toString();
     final String sinkId = UUID.randomUUID().toString();
     final String jobName = "restartable-" + UUID.randomUUID().toString().substring(0, 8);
@@ -67,26 +48,8 @@ class RestartingJobTest {
     @TempDir
     Path stateDir;
 
-    static TableDescriptor table(String name, String connector, RowType type, Map<String, String> options) {
-        List<Column> columns = new ArrayList<>();
-        for (int i = 0; i < type.size(); i++) {
-            columns.add(Column.physical(type.name(i), type.type(i)));
-        }
-        return new TableDescriptor(name, new TableSchema(columns, List.of()), connector, new Options(options));
-    }
-
     JobGraph graph() {
-        GraphBuilder b = new GraphBuilder(jobName);
-        b.source(table("events", "scripted", EVENTS, Map.of("id", sourceId)))
-                .map(WITH_WATERMARK, r -> new Object[]{r[0], r[1], r[2], r[2]})
-                .watermark(2, 3)
-                .window(WindowSpec.tumble(2, true, WINDOW))
-                .exchange(0)
-                .windowAggregate(new int[]{0}, 4, 5, true, false,
-                        List.of(new AggregateCall("COUNT(*)", () -> new CountFunction(-1))), EmitSpec.ON_WATERMARK,
-                        COUNTS, null)
-                .sinkTo(table("counts", "collect", COUNTS, Map.of("id", sinkId)));
-        return b.build();
+        return KeyedWindowCount.graph(jobName, sourceId, sinkId, false);
     }
 
     RestartingJob job(Map<String, String> restartSettings) {
@@ -94,15 +57,6 @@ class RestartingJobTest {
                 "parallelism", "2", "state.dir", stateDir.toString()));
         config.putAll(restartSettings);
         return new RestartingJob(graph(), EngineContext.of(config));
-    }
-
-    /** Key "a", one row a second from BASE: 10 rows per window. */
-    static List<Object[]> rows(int n) {
-        List<Object[]> rows = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            rows.add(new Object[]{"a", 1L, BASE + i * 1000L});
-        }
-        return rows;
     }
 
     /** The counts emitted per window start, every emission. */
