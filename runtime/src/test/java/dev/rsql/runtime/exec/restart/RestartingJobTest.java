@@ -17,6 +17,7 @@ import org.apache.rocketmq.remoting.exception.RemotingConnectException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -145,6 +146,17 @@ class RestartingJobTest {
         assertEquals("table events: option 'x' is wrong", job.failure().getMessage());
         assertEquals(0, job.status().restarts);
         assertNotSame(null, job.status().error);
+    }
+
+    @Test
+    void aStateDirectoryThatCannotBeWrittenEndsTheJob() throws Exception {
+        Path notADirectory = Files.writeString(stateDir.resolve("a-file"), "not a directory");
+        RestartingJob job = job(Map.of("state.dir", notADirectory.toString(),
+                "restart-strategy.exponential-delay.initial-backoff", "20ms"));
+        assertThrows(Exception.class, job::start);
+        assertTrue(job.awaitTermination(Duration.ofSeconds(30)), "the job did not end");
+        assertEquals(State.FAILED, job.state());
+        assertEquals(0, job.status().restarts);
     }
 
     @Test
