@@ -42,7 +42,7 @@ final class PartitionTask extends Task implements GateReader.Handler {
 
     @Override
     public void row(Row row) throws Exception {
-        recordStarted();
+        recordsIn++;
         head.emit(row);
     }
 

@@ -116,7 +116,7 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
 
     @Override
     public void row(long inputPosition, Row row) throws Exception {
-        recordStarted();
+        recordsIn++;
         currentPosition = inputPosition;
         head.emit(row);
     }

@@ -98,7 +98,7 @@ final class SourceTask extends Task implements ReaderOutput {
     @Override
     public void emit(long position, Row row) throws Exception {
         currentPosition = position; // before recordsIn: the watchdog reads it after that
-        recordStarted();
+        recordsIn++;
         try {
             head.emit(row);
         } catch (Exception e) {

@@ -15,8 +15,6 @@ import dev.rsql.runtime.table.TableDescriptor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -34,15 +32,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 public abstract class Task {
 
     private static final Logger LOG = LoggerFactory.getLogger(Task.class);
-    private static final VarHandle RECORDS_IN;
-
-    static {
-        try {
-            RECORDS_IN = MethodHandles.lookup().findVarHandle(Task.class, "recordsIn", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     /** Records per read call. */
     static final int READ_BATCH = 256;
@@ -80,11 +69,8 @@ public abstract class Task {
     private volatile long publishedOut;
     private volatile long lastCheckpointMillis;
     private volatile Throwable failure;
-    /**
-     * Written by the task's thread only ({@link #recordStarted}); the watchdog reads it with acquire, so a release
-     * store per record is enough (no fence on the record path).
-     */
-    protected long recordsIn;
+    /** Written by the task's thread only; volatile so that the watchdog sees each record begin. */
+    protected volatile long recordsIn;
     // For the watchdog and the stop path: the thread in a slice of this task (null between slices), since when.
     private volatile Thread sliceThread;
     private volatile long sliceStartedNanos;
@@ -448,14 +434,9 @@ public abstract class Task {
         return errors.skipped();
     }
 
-    /** Counts the record about to be processed; what the task wrote before (its position) is published with it. */
-    protected final void recordStarted() {
-        RECORDS_IN.setRelease(this, recordsIn + 1);
-    }
-
-    /** The record being processed (or the last one), for reports from other threads. */
+    /** The record being processed (or the last one), for reports from other threads; read after {@link #recordsIn}. */
     String currentRecord() {
-        return description() + ", record " + recordsStarted();
+        return description() + ", record " + recordsIn;
     }
 
     /** The thread running a slice of this task now, or null between slices. */
@@ -470,7 +451,7 @@ public abstract class Task {
 
     /** Records begun so far: changes with every record. */
     final long recordsStarted() {
-        return (long) RECORDS_IN.getAcquire(this);
+        return recordsIn;
     }
 
     /** The watchdog's finding: stuck in a record, or null again once the task moves on. */
