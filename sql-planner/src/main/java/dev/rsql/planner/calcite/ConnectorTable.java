@@ -7,7 +7,7 @@ import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.impl.AbstractTable;
 
 /** The columns a connector reads or writes: what a table scan reads and an INSERT writes. */
-public final class ConnectorTable extends AbstractTable {
+public final class ConnectorTable extends AbstractTable implements SystemTimeTable {
 
     private final CatalogTable table;
     private final RelDataType rowType;

@@ -19,7 +19,7 @@ import java.util.function.Supplier;
  * watermark the query's last column is the watermark candidate: it feeds a {@link WatermarkAssigner} and is then
  * projected away.
  */
-public final class QueryTable extends AbstractTable implements TranslatableTable {
+public final class QueryTable extends AbstractTable implements TranslatableTable, SystemTimeTable {
 
     private final RelDataType rowType;
     private final Supplier<SqlNode> query;
