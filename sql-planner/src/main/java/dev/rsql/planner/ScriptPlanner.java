@@ -13,6 +13,7 @@ import dev.rsql.planner.catalog.TableColumn;
 import dev.rsql.planner.catalog.WatermarkSpec;
 import dev.rsql.planner.codegen.CalcCompiler;
 import dev.rsql.planner.functions.udf.UserFunctions;
+import dev.rsql.planner.physical.OverWindows;
 import dev.rsql.planner.translate.ChangelogSinks;
 import dev.rsql.planner.translate.ConstantExpressions;
 import dev.rsql.planner.translate.GraphTranslator;
@@ -136,6 +137,7 @@ public final class ScriptPlanner {
                 try {
                     RelNode rel = PlanOptimizer.optimize(session.toRel(retarget(insert)).rel);
                     ConstantExpressions.check(rel, insert, rel.getCluster().getRexBuilder());
+                    OverWindows.check(rel, insert);
                     relPlans.add(RelOptUtil.toString(rel));
                     if (Boolean.getBoolean("rsql.debug.plans")) {
                         System.out.println(RelOptUtil.toString(rel));

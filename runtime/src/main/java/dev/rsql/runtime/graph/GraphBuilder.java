@@ -223,6 +223,20 @@ public final class GraphBuilder {
                     description, stateTtlMillis));
         }
 
+        /**
+         * Aggregates over a window of preceding rows per partition (see {@link OverAggregateNode}); the stream must
+         * already be partitioned by the partition fields.
+         */
+        public Stream overAggregate(int[] partitionFields, int timeField, boolean eventTime, boolean rows,
+                                    long preceding, List<AggregateCall> aggregates, RowType outputType,
+                                    long stateTtlMillis, TableDescriptor lateDataTable) {
+            String id = uniqueId("over-" + digest(node.id() + "|" + java.util.Arrays.toString(partitionFields) + "|"
+                    + timeField + "|" + eventTime + "|" + rows + "|" + preceding + "|"
+                    + aggregates.stream().map(AggregateCall::name).collect(java.util.stream.Collectors.joining(","))));
+            return new Stream(new OverAggregateNode(id, node, partitionFields, timeField, eventTime, rows, preceding,
+                    aggregates, outputType, stateTtlMillis, lateDataTable));
+        }
+
         public Stream union(Stream... others) {
             List<Stream> all = new ArrayList<>();
             all.add(this);

@@ -10,6 +10,7 @@ import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rel.core.Union;
+import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
@@ -43,6 +44,11 @@ public final class Lineage {
         if (rel instanceof Project) {
             Project p = (Project) rel;
             return new Traced(unwrap(p.getInput()), p.getProjects().get(field));
+        }
+        if ((rel instanceof Window || rel instanceof StreamPhysicalOverAggregate)
+                && field < rel.getInput(0).getRowType().getFieldCount()) {
+            // OVER windows append their aggregates to the fields of their input
+            return new Traced(unwrap(rel.getInput(0)), new RexInputRef(field, rel.getRowType().getFieldList().get(field).getType()));
         }
         if (rel instanceof Filter || rel instanceof WatermarkAssigner || rel instanceof StreamPhysicalWatermarkAssigner
                 || rel instanceof StreamPhysicalExchange) {

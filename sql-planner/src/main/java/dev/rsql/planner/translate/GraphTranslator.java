@@ -15,6 +15,7 @@ import dev.rsql.planner.physical.StreamPhysicalCorrelate;
 import dev.rsql.planner.physical.StreamPhysicalExchange;
 import dev.rsql.planner.physical.StreamPhysicalGroupAggregate;
 import dev.rsql.planner.physical.StreamPhysicalJoin;
+import dev.rsql.planner.physical.StreamPhysicalOverAggregate;
 import dev.rsql.planner.physical.StreamPhysicalRel;
 import dev.rsql.planner.physical.StreamPhysicalSink;
 import dev.rsql.planner.physical.StreamPhysicalTableSourceScan;
@@ -29,6 +30,7 @@ import dev.rsql.runtime.graph.CalcFunction;
 import dev.rsql.runtime.graph.ErrorPolicy;
 import dev.rsql.runtime.graph.GraphBuilder;
 import dev.rsql.runtime.graph.JoinNode;
+import dev.rsql.runtime.graph.OverAggregateNode;
 import dev.rsql.runtime.graph.WindowSpec;
 import dev.rsql.runtime.table.TableDescriptor;
 import dev.rsql.runtime.types.DataType;
@@ -335,6 +337,27 @@ public final class GraphTranslator {
                 }
                 return out;
             }, "select " + String.join(", ", output.names()));
+        }
+
+        /**
+         * Aggregates over an OVER window, behind its exchange by the partition fields. The input is insert-only, so
+         * the plain variants of the aggregates serve; the operator takes rows leaving a bounded window back out of
+         * those that can retract, and computes the others afresh.
+         */
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalOverAggregate over) {
+            RelNode exchange = over.getInput();
+            RelNode input = ((StreamPhysicalExchange) exchange).getInput();
+            List<AggregateCall> calls = new ArrayList<>();
+            for (org.apache.calcite.rel.core.AggregateCall call : over.aggCalls()) {
+                calls.add(AggregateFunctions.map(call, exchange.getRowType(), f -> constant(input, f), false,
+                        position));
+            }
+            long preceding = over.preceding() == StreamPhysicalOverAggregate.UNBOUNDED ? OverAggregateNode.UNBOUNDED
+                    : over.preceding();
+            return translate(exchange).overAggregate(over.partitionKeys(), over.orderField(), over.eventTime(),
+                    over.rows(), preceding, calls, TypeConverter.toRowType(over.getRowType()),
+                    settings.stateTtlMillis(), settings.lateDataTable());
         }
 
         /** The aggregate's calls as runtime aggregates; over a changelog, variants that can take rows back. */

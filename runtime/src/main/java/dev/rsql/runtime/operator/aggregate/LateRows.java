@@ -10,9 +10,9 @@ import org.slf4j.LoggerFactory;
 import java.util.Locale;
 
 /**
- * Counts rows that arrived after their window closed and writes them to the late-data table when one is set. The
- * table's columns are filled by name from the late row, plus {@code window_start}, {@code window_end} and
- * {@code watermark}; other columns are NULL.
+ * Counts rows that arrived after their window closed (or, without windows, behind the watermark) and writes them to
+ * the late-data table when one is set. The table's columns are filled by name from the late row, plus
+ * {@code window_start}, {@code window_end} (NULL without windows) and {@code watermark}; other columns are NULL.
  */
 final class LateRows {
 
@@ -50,14 +50,28 @@ final class LateRows {
             LOG.info("window aggregation {}: {} late row(s) so far (window [{}, {}) closed at watermark {})",
                     operatorId, count, windowStart, windowEnd, watermark);
         }
+        write(row, windowStart, windowEnd, watermark);
+    }
+
+    /** A row that came at or behind the watermark to an operator without windows (an OVER aggregation). */
+    void late(Object[] row, long watermark) throws Exception {
+        count++;
+        if (count == 1 || count % 10_000 == 0) {
+            LOG.info("over aggregation {}: {} late row(s) so far (at or behind watermark {})", operatorId, count,
+                    watermark);
+        }
+        write(row, null, null, watermark);
+    }
+
+    private void write(Object[] row, Long windowStart, Long windowEnd, long watermark) throws Exception {
         if (writer == null) {
             return;
         }
         Object[] out = new Object[mapping.length];
         for (int i = 0; i < out.length; i++) {
             int m = mapping[i];
-            out[i] = m >= 0 ? row[m] : m == WINDOW_START ? Long.valueOf(windowStart) : m == WINDOW_END
-                    ? Long.valueOf(windowEnd) : m == WATERMARK ? Long.valueOf(watermark) : null;
+            out[i] = m >= 0 ? row[m] : m == WINDOW_START ? windowStart : m == WINDOW_END
+                    ? windowEnd : m == WATERMARK ? Long.valueOf(watermark) : null;
         }
         writer.write(Row.insert(out));
     }
