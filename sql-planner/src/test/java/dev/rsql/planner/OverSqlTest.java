@@ -140,4 +140,106 @@ class OverSqlTest {
         List<List<Event>> shards = generate(74, 3, 300, false);
         assertEquals(expected(shards, false, -1), runOver(shards, "PARTITION BY k ORDER BY ts"));
     }
+
+    /**
+     * Several windows in one query: each is its own node, chained. Processing time orders rows by arrival, so only
+     * what does not depend on the order is checked: per key, the unbounded counts are 1..n, the last n + 1 rows count
+     * at most 3, the hour-long range (all rows arrive within it) counts 1..n, and the unbounded sum at count n is the
+     * key's total.
+     */
+    @Test
+    void processingTimeWindowsCountRowsInArrivalOrder() throws Exception {
+        List<List<Event>> shards = generate(75, 3, 200, false);
+        String id = "over-proc-" + UUID.randomUUID();
+        ValuesSourceFactory.register(id, shards.stream().map(events -> events.stream().map(Event::json).toList())
+                .toArray(List[]::new));
+        List<Row> rows = run("CREATE TABLE ev (k VARCHAR, v BIGINT, ts TIMESTAMP(3), p AS PROCTIME())"
+                + " WITH (type = 'values', id = '" + id + "');\n"
+                + sink("o", "k VARCHAR, c BIGINT, s BIGINT, c3 BIGINT, ch BIGINT")
+                + "INSERT INTO o SELECT k, COUNT(*) OVER u, SUM(v) OVER u,"
+                + " COUNT(*) OVER (PARTITION BY k ORDER BY p ROWS BETWEEN 2 PRECEDING AND CURRENT ROW),"
+                + " COUNT(*) OVER (PARTITION BY k ORDER BY p RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW)"
+                + " FROM ev WINDOW u AS (PARTITION BY k ORDER BY p ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW);\n",
+                "o").get("o");
+        Map<String, List<Event>> byKey = shards.stream().flatMap(List::stream)
+                .collect(Collectors.groupingBy(Event::k));
+        assertEquals(4, byKey.size());
+        byKey.forEach((k, events) -> {
+            List<Row> mine = rows.stream().filter(r -> r.get(0).equals(k)).toList();
+            List<Long> upTo = new ArrayList<>();
+            List<Long> capped = new ArrayList<>();
+            for (long n = 1; n <= events.size(); n++) {
+                upTo.add(n);
+                capped.add(Math.min(n, 3));
+            }
+            assertEquals(upTo, mine.stream().map(r -> (Long) r.get(1)).sorted().toList(), k);
+            assertEquals(capped, mine.stream().map(r -> (Long) r.get(3)).sorted().toList(), k);
+            assertEquals(upTo, mine.stream().map(r -> (Long) r.get(4)).sorted().toList(), k);
+            long total = events.stream().map(Event::v).filter(Objects::nonNull).mapToLong(Long::longValue).sum();
+            assertEquals(List.of(total), mine.stream().filter(r -> r.get(1).equals((long) events.size()))
+                    .map(r -> r.get(2)).toList(), k);
+        });
+    }
+
+    /**
+     * One shard, so the watermark follows the rows exactly: the row at 3 s comes after watermark 4 s and is dropped
+     * into the late-data table; the row at 4.5 s is still ahead of the watermark and counted in time order.
+     */
+    @Test
+    void rowsBehindTheWatermarkAreDroppedAsLate() throws Exception {
+        String id = "over-late-" + UUID.randomUUID();
+        ValuesSourceFactory.register(id, List.of(at(1000, 1), at(5000, 2), at(3000, 4), at(4500, 8), at(7000, 16)));
+        Map<String, List<Row>> out = run("SET 'table.exec.late-data.table' = 'late_rows';\n"
+                + "CREATE TABLE ev (k VARCHAR, v BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS withOffset(ts, 1000))"
+                + " WITH (type = 'values', id = '" + id + "');\n"
+                + sink("o", "ts TIMESTAMP(3), c BIGINT, s BIGINT")
+                + sink("late_rows", "k VARCHAR, ts TIMESTAMP(3), watermark TIMESTAMP(3), window_start TIMESTAMP(3)")
+                + "INSERT INTO o SELECT ts, COUNT(*) OVER w, SUM(v) OVER w FROM ev"
+                + " WINDOW w AS (PARTITION BY k ORDER BY ts ROWS BETWEEN 1 PRECEDING AND CURRENT ROW);\n",
+                "o", "late_rows");
+        assertEquals(List.of(text(BASE + 1000, 1L, 1L), text(BASE + 4500, 2L, 9L), text(BASE + 5000, 2L, 10L),
+                text(BASE + 7000, 2L, 18L)), RandomEvents.texts(out.get("o")));
+        assertEquals(List.of(text("a", BASE + 3000, BASE + 4000, null)), RandomEvents.texts(out.get("late_rows")));
+    }
+
+    private static String at(long offset, long v) {
+        return "{\"k\":\"a\",\"v\":" + v + ",\"ts\":" + (BASE + offset) + "}";
+    }
+
+    private static final String EVENTS = "CREATE TABLE ev (k VARCHAR, v BIGINT, ts TIMESTAMP(3),"
+            + " WATERMARK FOR ts AS withOffset(ts, 1000)) WITH (type = 'values', id = 'ev');\n"
+            + "CREATE TABLE o (k VARCHAR, c BIGINT) WITH (type = 'collect');\n";
+
+    /** ORDER BY a column that is not a time attribute fails at check, at the column in the OVER clause. */
+    @Test
+    void orderingByAColumnThatIsNoTimeAttributeFailsAtItsPosition() {
+        String insert = "INSERT INTO o SELECT k, COUNT(*) OVER (PARTITION BY k ORDER BY v) FROM ev;";
+        PlanTimeErrorsTest.assertError(EVENTS + insert, "line 3, column " + (insert.indexOf("ORDER BY v") + 10),
+                "must be defined on a time attribute", "v is neither");
+        String named = "INSERT INTO o SELECT k, SUM(v) OVER w FROM ev\n  WINDOW w AS (ORDER BY ts DESC);";
+        PlanTimeErrorsTest.assertError(EVENTS + named, "line 4, column 25", "must be ascending");
+        String following = "INSERT INTO o SELECT k, COUNT(*) OVER (PARTITION BY k ORDER BY ts ROWS BETWEEN 1"
+                + " PRECEDING AND 1 FOLLOWING) FROM ev;";
+        PlanTimeErrorsTest.assertError(EVENTS + following, "line 3, column " + (following.indexOf("ORDER BY") + 10),
+                "end at CURRENT ROW");
+    }
+
+    /** An OVER aggregation needs an insert-only input: over a running GROUP BY it is refused at check. */
+    @Test
+    void anUpdatingInputIsRefused() {
+        PlanTimeErrorsTest.assertError(EVENTS + "CREATE VIEW sums AS SELECT k, ts, SUM(v) AS v FROM ev"
+                + " GROUP BY k, ts;\nINSERT INTO o SELECT k, COUNT(*) OVER (PARTITION BY k ORDER BY ts) FROM sums;",
+                "line 4, column 1", "doesn't support consuming update", "GroupAggregate");
+    }
+
+    /** EXPLAIN shows the window's frame and aggregates, insert-only. */
+    @Test
+    void explainShowsTheOverAggregate() {
+        PlannedJob job = new ScriptPlanner(PlannerContext.defaults()).plan("t", EVENTS
+                + "INSERT INTO o SELECT k, COUNT(*) OVER (PARTITION BY k ORDER BY ts RANGE BETWEEN INTERVAL '1'"
+                + " MINUTE PRECEDING AND CURRENT ROW) FROM ev;");
+        String plan = String.join("\n", job.physicalPlans());
+        assertTrue(plan.contains("OverAggregate(partitionBy=[k], orderBy=[ts], RANGE BETWEEN 60000 ms PRECEDING AND"
+                + " CURRENT ROW, select=[COUNT()") && plan.contains("changelogMode=[I]"), plan);
+    }
 }
