@@ -206,7 +206,7 @@ class ScriptPlannerTest {
                 + "INSERT INTO v SELECT order_id FROM orders;").getMessage().contains("cannot insert into view"));
         assertTrue(planError(ORDERS + "CREATE TABLE o (a BIGINT, b BIGINT) WITH (type = 'collect');\n"
                 + "INSERT INTO o SELECT order_id, COUNT(*) OVER (PARTITION BY order_id ORDER BY ts) FROM orders;")
-                .getMessage().contains("not supported yet"));
+                .getMessage().contains("must be defined on a time attribute"));
     }
 
     static final String EVENTS = "CREATE TABLE ev (k VARCHAR, v INT, ts TIMESTAMP(3),"
