@@ -1,5 +1,6 @@
 package dev.rsql.planner;
 
+import dev.rsql.planner.testing.TestJob;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.testing.ValuesSourceFactory;
 import org.junit.jupiter.api.Test;
@@ -241,5 +242,32 @@ class OverSqlTest {
         String plan = String.join("\n", job.physicalPlans());
         assertTrue(plan.contains("OverAggregate(partitionBy=[k], orderBy=[ts], RANGE BETWEEN 60000 ms PRECEDING AND"
                 + " CURRENT ROW, select=[COUNT()") && plan.contains("changelogMode=[I]"), plan);
+    }
+
+    /**
+     * A partition without rows for the state TTL is forgotten: its next row starts a new window (Flink's idle state
+     * retention).
+     */
+    @Test
+    void idlePartitionsExpireAfterTheStateTtl() throws Exception {
+        String id = "over-ttl-" + UUID.randomUUID();
+        ValuesSourceFactory.register(id, List.of());
+        try (TestJob job = new TestJob("ttl", "SET 'table.exec.state.ttl' = '400 ms';\n"
+                + "CREATE TABLE ev (k VARCHAR, v BIGINT, ts TIMESTAMP(3), p AS PROCTIME())"
+                + " WITH (type = 'values', id = '" + id + "', bounded = 'false');\n"
+                + sink("o", "k VARCHAR, c BIGINT, s BIGINT")
+                + "INSERT INTO o SELECT k, COUNT(*) OVER w, SUM(v) OVER w FROM ev"
+                + " WINDOW w AS (PARTITION BY k ORDER BY p ROWS BETWEEN 5 PRECEDING AND CURRENT ROW);\n")) {
+            ValuesSourceFactory.append(id, 0, at(0, 1), at(0, 2));
+            job.await("o", r -> r.size() == 2);
+            long expired = System.currentTimeMillis() + 400;
+            for (long now = System.currentTimeMillis(); now < expired; now = System.currentTimeMillis()) {
+                Thread.sleep(expired - now);
+            }
+            ValuesSourceFactory.append(id, 0, at(0, 4), at(0, 8));
+            List<Row> rows = job.await("o", r -> r.size() == 4);
+            assertEquals(List.of(text("a", 1L, 1L), text("a", 2L, 3L), text("a", 1L, 4L), text("a", 2L, 12L)),
+                    rows.stream().map(r -> text(r.fields())).toList());
+        }
     }
 }
