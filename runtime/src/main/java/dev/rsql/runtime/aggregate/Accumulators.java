@@ -103,6 +103,20 @@ public final class Accumulators {
         }
     }
 
+    /**
+     * Takes a row back from every aggregate that can do so from its accumulator alone; false when one could not
+     * (see {@link AggregateFunction#tryRetract}) and the accumulators must be rebuilt from the remaining rows.
+     */
+    public boolean tryRetract(Object[] acc, Object[] input) {
+        boolean all = true;
+        for (int i = 0; i < functions.length; i++) {
+            if (passes(i, input)) {
+                all &= functions[i].tryRetract(acc, offsets[i], input);
+            }
+        }
+        return all;
+    }
+
     public void merge(Object[] acc, Object[] other) {
         for (int i = 0; i < functions.length; i++) {
             functions[i].merge(acc, offsets[i], other, offsets[i]);

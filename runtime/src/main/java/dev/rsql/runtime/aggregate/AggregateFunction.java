@@ -34,6 +34,18 @@ public interface AggregateFunction {
         throw new UnsupportedOperationException(name() + " cannot take back rows (its input has updates or deletes)");
     }
 
+    /**
+     * Takes a row back if the accumulator alone allows it; false when it must instead be rebuilt from the remaining
+     * rows (a window of rows kept in state: MIN or MAX losing its extreme). By default: {@link #retract} if supported.
+     */
+    default boolean tryRetract(Object[] acc, int offset, Object[] input) {
+        if (!canRetract()) {
+            return false;
+        }
+        retract(acc, offset, input);
+        return true;
+    }
+
     /** Whether {@link #retract} is supported. */
     default boolean canRetract() {
         return false;

@@ -70,6 +70,17 @@ public final class MinMaxFunction implements AggregateFunction {
         counts.computeIfPresent(v, (k, n) -> n > 1 ? n - 1 : null);
     }
 
+    /** Without counts, a value worse than the extreme leaves it unchanged; the extreme itself needs a rebuild. */
+    @Override
+    public boolean tryRetract(Object[] acc, int offset, Object[] input) {
+        if (retracting) {
+            retract(acc, offset, input);
+            return true;
+        }
+        Object v = input[arg];
+        return v == null || acc[offset] != null && better(acc[offset], v);
+    }
+
     @Override
     public boolean canRetract() {
         return retracting;

@@ -1,7 +1,6 @@
 package dev.rsql.runtime.operator.aggregate;
 
 import dev.rsql.runtime.aggregate.Accumulators;
-import dev.rsql.runtime.aggregate.AggregateCall;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.graph.OverAggregateNode;
 import dev.rsql.runtime.operator.Operator;
@@ -29,9 +28,10 @@ import java.util.List;
  * <li>{@code meta}: the next sequence number, the number of rows in the frame, the last time a row came (for the
  * state TTL) and the accumulators.</li>
  * </ul>
- * Aggregates that can take rows back are kept in the accumulators and retract the rows leaving a bounded window; the
- * others (MIN, MAX, FIRST_VALUE, a UDAF without retract ...) are computed afresh over the frame's rows for each
- * result. Unbounded windows only accumulate, and keep no rows once processed.
+ * Rows leaving a bounded window are taken back out of the accumulators where that needs no other row (COUNT, SUM,
+ * AVG, MIN or MAX losing a value that is not its extreme ...); otherwise (MIN or MAX losing its extreme, FIRST_VALUE,
+ * a UDAF without retract) the accumulators are rebuilt from the frame's rows. Unbounded windows only accumulate, and
+ * keep no rows once processed.
  */
 public final class OverAggregateOperator implements Operator {
 
@@ -45,12 +45,7 @@ public final class OverAggregateOperator implements Operator {
     private final int[] partitionFields;
     private final RowSerializer keySerializer;
     private final long ttl;
-    /** For each aggregate: its index in {@link #incremental} (>= 0) or in {@link #recomputed} (-1 - index). */
-    private final int[] slots;
-    private final List<AggregateCall> incrementalCalls = new ArrayList<>();
-    private final List<AggregateCall> recomputedCalls = new ArrayList<>();
-    private Accumulators incremental;
-    private Accumulators recomputed;
+    private Accumulators accumulators;
     private KeyedValueState<Object[]> meta;
     private KeyedValueState<Object[]> pending;
     private KeyedValueState<Object[]> frame;
@@ -65,32 +60,18 @@ public final class OverAggregateOperator implements Operator {
         this.partitionFields = node.partitionFields();
         this.keySerializer = RowSerializer.forKeys(node.input().outputType(), partitionFields);
         this.ttl = node.stateTtlMillis();
-        List<AggregateCall> calls = node.aggregates();
-        slots = new int[calls.size()];
-        for (int i = 0; i < calls.size(); i++) {
-            AggregateCall call = calls.get(i);
-            if (!node.bounded() || call.factory().get().canRetract()) {
-                slots[i] = incrementalCalls.size();
-                incrementalCalls.add(call);
-            } else {
-                slots[i] = -1 - recomputedCalls.size();
-                recomputedCalls.add(call);
-            }
-        }
     }
 
     @Override
     public void open(OperatorContext context) throws Exception {
         this.context = context;
-        incremental = new Accumulators(incrementalCalls);
-        recomputed = new Accumulators(recomputedCalls);
-        incremental.open(context);
-        recomputed.open(context);
+        accumulators = new Accumulators(node.aggregates());
+        accumulators.open(context);
         List<DataType> stored = new ArrayList<>();
         stored.add(DataType.of(DataType.Kind.BIGINT).notNull());
         stored.add(DataType.of(DataType.Kind.BIGINT).notNull());
         stored.add(DataType.of(DataType.Kind.BIGINT).notNull());
-        stored.addAll(incremental.types());
+        stored.addAll(accumulators.types());
         meta = context.stateBackend().valueState(node.id(), "meta", new RowSerializer(stored));
         RowSerializer rows = RowSerializer.of(node.input().outputType());
         pending = context.stateBackend().valueState(node.id(), "pending", rows);
@@ -170,11 +151,11 @@ public final class OverAggregateOperator implements Operator {
             stored = null;
         }
         if (stored == null) {
-            stored = new Object[ACC + incremental.types().size()];
+            stored = new Object[ACC + accumulators.types().size()];
             stored[SEQ] = seq;
             stored[FRAME_ROWS] = 0L;
             stored[LAST_ROW_AT] = now;
-            Object[] acc = incremental.create();
+            Object[] acc = accumulators.create();
             System.arraycopy(acc, 0, stored, ACC, acc.length);
         }
         return stored;
@@ -202,26 +183,30 @@ public final class OverAggregateOperator implements Operator {
         long frameRows = (Long) stored[FRAME_ROWS];
         if (!node.bounded()) {
             for (StateEntry<Object[]> r : rows) {
-                incremental.accumulate(acc, r.value());
+                accumulators.accumulate(acc, r.value());
                 if (node.rows()) {
-                    emit(r.value(), results(keyBytes, acc));
+                    emit(r.value(), acc);
                 }
             }
         } else if (node.rows()) {
             for (StateEntry<Object[]> r : rows) {
                 frame.put(keyBytes, r.namespace(), r.value());
-                incremental.accumulate(acc, r.value());
+                accumulators.accumulate(acc, r.value());
                 if (++frameRows > node.preceding() + 1) {
+                    StateEntry<Object[]> oldest;
                     try (CloseableIterator<StateEntry<Object[]>> it = frame.entries(keyBytes)) {
-                        StateEntry<Object[]> oldest = it.next();
-                        frame.remove(keyBytes, oldest.namespace());
-                        incremental.retract(acc, oldest.value());
+                        oldest = it.next();
                     }
+                    frame.remove(keyBytes, oldest.namespace());
                     frameRows--;
+                    if (!accumulators.tryRetract(acc, oldest.value())) {
+                        acc = rebuild(keyBytes);
+                    }
                 }
-                emit(r.value(), results(keyBytes, acc));
+                emit(r.value(), acc);
             }
         } else {
+            boolean retracted = true;
             try (CloseableIterator<StateEntry<Object[]>> it = frame.entries(keyBytes)) {
                 while (it.hasNext()) {
                     StateEntry<Object[]> e = it.next();
@@ -229,21 +214,25 @@ public final class OverAggregateOperator implements Operator {
                         break;
                     }
                     frame.remove(keyBytes, e.namespace());
-                    incremental.retract(acc, e.value());
                     frameRows--;
+                    retracted = retracted && accumulators.tryRetract(acc, e.value());
                 }
             }
             for (StateEntry<Object[]> r : rows) {
                 frame.put(keyBytes, r.namespace(), r.value());
-                incremental.accumulate(acc, r.value());
                 frameRows++;
+                if (retracted) {
+                    accumulators.accumulate(acc, r.value());
+                }
+            }
+            if (!retracted) {
+                acc = rebuild(keyBytes);
             }
         }
         if (!node.rows()) {
             // RANGE: rows of one time are peers, with one result.
-            Object[] results = results(keyBytes, acc);
             for (StateEntry<Object[]> r : rows) {
-                emit(r.value(), results);
+                emit(r.value(), acc);
             }
         }
         stored[FRAME_ROWS] = frameRows;
@@ -251,31 +240,21 @@ public final class OverAggregateOperator implements Operator {
         meta.put(keyBytes, Namespaces.EMPTY, stored);
     }
 
-    /** The aggregates' results: the kept accumulators', and the others' computed over the frame's rows. */
-    private Object[] results(byte[] keyBytes, Object[] acc) {
-        Object[] inc = new Object[incremental.size()];
-        incremental.values(acc, inc, 0);
-        Object[] rec = new Object[recomputed.size()];
-        if (recomputed.size() > 0) {
-            Object[] fresh = recomputed.create();
-            try (CloseableIterator<StateEntry<Object[]>> it = frame.entries(keyBytes)) {
-                while (it.hasNext()) {
-                    recomputed.accumulate(fresh, it.next().value());
-                }
+    /** The accumulators of the rows now in the key's frame. */
+    private Object[] rebuild(byte[] keyBytes) {
+        Object[] acc = accumulators.create();
+        try (CloseableIterator<StateEntry<Object[]>> it = frame.entries(keyBytes)) {
+            while (it.hasNext()) {
+                accumulators.accumulate(acc, it.next().value());
             }
-            recomputed.values(fresh, rec, 0);
         }
-        Object[] results = new Object[slots.length];
-        for (int i = 0; i < slots.length; i++) {
-            results[i] = slots[i] >= 0 ? inc[slots[i]] : rec[-1 - slots[i]];
-        }
-        return results;
+        return acc;
     }
 
-    private void emit(Object[] in, Object[] results) throws Exception {
-        Object[] out = new Object[in.length + results.length];
+    private void emit(Object[] in, Object[] acc) throws Exception {
+        Object[] out = new Object[in.length + accumulators.size()];
         System.arraycopy(in, 0, out, 0, in.length);
-        System.arraycopy(results, 0, out, in.length, results.length);
+        accumulators.values(acc, out, in.length);
         output.emit(Row.insert(out));
     }
 
@@ -349,11 +328,7 @@ public final class OverAggregateOperator implements Operator {
         try {
             lateRows.close();
         } finally {
-            try {
-                incremental.close();
-            } finally {
-                recomputed.close();
-            }
+            accumulators.close();
         }
     }
 
