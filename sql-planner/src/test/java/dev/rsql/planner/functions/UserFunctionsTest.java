@@ -247,6 +247,29 @@ class UserFunctionsTest {
     }
 
     /**
+     * Flink-API aggregate functions over an OVER window of the row and the one before it: the row leaving the window
+     * is taken back through their retract methods.
+     */
+    @Test
+    void aggregateFunctionsOverRowsWindows() throws Exception {
+        ValuesSourceFactory.register("over-agg", List.of(
+                "{\"k\":\"a\",\"v\":10,\"w\":1,\"ts\":\"2024-01-01 10:00:01\"}",
+                "{\"k\":\"a\",\"v\":20,\"w\":3,\"ts\":\"2024-01-01 10:00:02\"}",
+                "{\"k\":\"b\",\"v\":5,\"w\":2,\"ts\":\"2024-01-01 10:00:03\"}",
+                "{\"k\":\"a\",\"v\":40,\"w\":1,\"ts\":\"2024-01-01 10:01:30\"}"));
+        List<Row> out = run("CREATE FUNCTION wavg AS 'com.example.udaf.WeightedAvg';\n"
+                + "CREATE FUNCTION ucount AS 'com.example.udaf.CountUdaf';\n"
+                + "CREATE TABLE agg (k VARCHAR, v BIGINT, w INT, ts TIMESTAMP, WATERMARK FOR ts AS withOffset(ts, 0))"
+                + " WITH (type = 'values', id = 'over-agg');\n"
+                + sink("o", "k VARCHAR, v BIGINT, a DOUBLE, c BIGINT")
+                + "INSERT INTO o SELECT k, v, wavg(v, w) OVER w, ucount(v) OVER w FROM agg"
+                + " WINDOW w AS (PARTITION BY k ORDER BY ts ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)", "o").get("o");
+        // a: 10; (10*1 + 20*3) / 4 = 17.5; (20*3 + 40*1) / 4 = 25 once 10 has left the window.
+        assertEquals(List.of("[a, 10, 10.0, 1]", "[a, 20, 17.5, 2]", "[a, 40, 25.0, 2]", "[b, 5, 5.0, 1]"),
+                rows(out));
+    }
+
+    /**
      * After an exchange a row no longer knows its source record; a function failing there follows the upstream
      * tables' policy: with SKIP the window's result row is dead-lettered and the others arrive; with FAIL the job
      * fails naming the function and the row.
