@@ -8,6 +8,7 @@ import dev.rsql.runtime.operator.OperatorContext;
 import dev.rsql.runtime.operator.Output;
 import dev.rsql.runtime.state.CloseableIterator;
 import dev.rsql.runtime.state.KeyedValueState;
+import dev.rsql.runtime.state.LongSerializer;
 import dev.rsql.runtime.state.Namespaces;
 import dev.rsql.runtime.state.RowSerializer;
 import dev.rsql.runtime.state.StateEntry;
@@ -18,15 +19,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Runs an {@link OverAggregateNode}. Keyed state, per partition key:
+ * Runs an {@link OverAggregateNode}. Keyed state, per partition key, one entry per row (never a serialized list):
  * <ul>
- * <li>{@code pending} (event time): each row waiting for the watermark, one entry per row under (time, sequence),
- * with one event-time timer per key and time; when it fires, the rows of that time are processed in arrival
- * order;</li>
- * <li>{@code frame} (bounded windows): each row still inside the window, one entry per row under (time, sequence),
- * so that the oldest ones are the first of a prefix scan and leave the window without reading the others;</li>
- * <li>{@code meta}: the next sequence number, the number of rows in the frame, the last time a row came (for the
- * state TTL) and the accumulators.</li>
+ * <li>{@code pending} (event time): each row waiting for the watermark, under (time, index among the rows of that
+ * time), and {@code pending-count} the number of rows per time; one event-time timer per key and time reads them back
+ * by point lookups when the watermark passes, in arrival order;</li>
+ * <li>{@code frame} (bounded windows): each row still inside the window. ROWS n keeps n + 1 slots, the row i in slot
+ * i mod (n + 1), so the row a new one overwrites is the one leaving; RANGE keeps rows under (time, arrival), so the
+ * oldest come first in a prefix scan and leave without reading the others;</li>
+ * <li>{@code meta}: the number of rows added to the frame, the last time a row came (for the state TTL) and the
+ * accumulators.</li>
  * </ul>
  * Rows leaving a bounded window are taken back out of the accumulators where that needs no other row (COUNT, SUM,
  * AVG, MIN or MAX losing a value that is not its extreme ...); otherwise (MIN or MAX losing its extreme, FIRST_VALUE,
@@ -35,10 +37,9 @@ import java.util.List;
  */
 public final class OverAggregateOperator implements Operator {
 
-    private static final int SEQ = 0;
-    private static final int FRAME_ROWS = 1;
-    private static final int LAST_ROW_AT = 2;
-    private static final int ACC = 3;
+    private static final int ADDED = 0;
+    private static final int LAST_ROW_AT = 1;
+    private static final int ACC = 2;
 
     private final OverAggregateNode node;
     private final Output output;
@@ -48,6 +49,7 @@ public final class OverAggregateOperator implements Operator {
     private Accumulators accumulators;
     private KeyedValueState<Object[]> meta;
     private KeyedValueState<Object[]> pending;
+    private KeyedValueState<Long> pendingCount;
     private KeyedValueState<Object[]> frame;
     private TimerService timers;
     private OperatorContext context;
@@ -70,11 +72,11 @@ public final class OverAggregateOperator implements Operator {
         List<DataType> stored = new ArrayList<>();
         stored.add(DataType.of(DataType.Kind.BIGINT).notNull());
         stored.add(DataType.of(DataType.Kind.BIGINT).notNull());
-        stored.add(DataType.of(DataType.Kind.BIGINT).notNull());
         stored.addAll(accumulators.types());
         meta = context.stateBackend().valueState(node.id(), "meta", new RowSerializer(stored));
         RowSerializer rows = RowSerializer.of(node.input().outputType());
         pending = context.stateBackend().valueState(node.id(), "pending", rows);
+        pendingCount = context.stateBackend().valueState(node.id(), "pending-count", LongSerializer.INSTANCE);
         frame = context.stateBackend().valueState(node.id(), "frame", rows);
         timers = context.stateBackend().timerService(node.id());
         watermark = context.restoredWatermark();
@@ -83,11 +85,17 @@ public final class OverAggregateOperator implements Operator {
         requestNextProcessingTime();
     }
 
-    /** A row's place in {@code pending} and {@code frame}: its time, then its arrival, each in numeric byte order. */
-    private static byte[] namespace(long time, long seq) {
+    /** Two longs, each in numeric byte order: a row's place as (time, index). */
+    private static byte[] namespace(long time, long index) {
         byte[] ns = new byte[16];
         Namespaces.putOrderedLong(ns, 0, time);
-        Namespaces.putOrderedLong(ns, 8, seq);
+        Namespaces.putOrderedLong(ns, 8, index);
+        return ns;
+    }
+
+    private static byte[] namespace(long value) {
+        byte[] ns = new byte[8];
+        Namespaces.putOrderedLong(ns, 0, value);
         return ns;
     }
 
@@ -99,34 +107,30 @@ public final class OverAggregateOperator implements Operator {
     public void process(Row row) throws Exception {
         Object[] in = row.fields();
         long now = System.currentTimeMillis();
-        long time;
+        Object[] key = new Object[partitionFields.length];
+        for (int i = 0; i < key.length; i++) {
+            key[i] = in[partitionFields[i]];
+        }
+        byte[] keyBytes = keySerializer.serialize(key);
         if (node.eventTime()) {
             Object t = in[node.timeField()];
             if (t == null || (Long) t <= watermark) {
                 lateRows.late(in, watermark);
                 return;
             }
-            time = (Long) t;
+            long time = (Long) t;
+            byte[] timeNs = namespace(time);
+            Long count = pendingCount.get(keyBytes, timeNs);
+            long index = count == null ? 0 : count;
+            pending.put(keyBytes, namespace(time, index), in);
+            pendingCount.put(keyBytes, timeNs, index + 1);
+            if (count == null) {
+                timers.registerEventTimeTimer(time, keyBytes, Namespaces.EMPTY);
+            }
         } else {
-            time = now;
-        }
-        Object[] key = new Object[partitionFields.length];
-        for (int i = 0; i < key.length; i++) {
-            key[i] = in[partitionFields[i]];
-        }
-        byte[] keyBytes = keySerializer.serialize(key);
-        Object[] stored = current(keyBytes, now);
-        long seq = (Long) stored[SEQ];
-        stored[SEQ] = seq + 1;
-        stored[LAST_ROW_AT] = now;
-        byte[] ns = namespace(time, seq);
-        if (node.eventTime()) {
-            pending.put(keyBytes, ns, in);
-            timers.registerEventTimeTimer(time, keyBytes, Namespaces.EMPTY);
-            meta.put(keyBytes, Namespaces.EMPTY, stored);
-        } else {
-            List<StateEntry<Object[]>> rows = List.of(new StateEntry<>(keyBytes, ns, in));
-            aggregate(keyBytes, stored, rows, time);
+            List<Object[]> rows = new ArrayList<>(1);
+            rows.add(in);
+            aggregate(keyBytes, current(keyBytes, now), rows, now);
         }
         if (ttl > 0) {
             registerCleanup(keyBytes, now);
@@ -144,20 +148,17 @@ public final class OverAggregateOperator implements Operator {
     /** The key's stored state; fresh when there is none or it expired (its frame is then dropped). */
     private Object[] current(byte[] keyBytes, long now) {
         Object[] stored = meta.get(keyBytes, Namespaces.EMPTY);
-        long seq = 0;
         if (stored != null && ttl > 0 && (Long) stored[LAST_ROW_AT] + ttl <= now) {
             clearFrame(keyBytes);
-            seq = (Long) stored[SEQ];  // rows still pending keep their places
             stored = null;
         }
         if (stored == null) {
             stored = new Object[ACC + accumulators.types().size()];
-            stored[SEQ] = seq;
-            stored[FRAME_ROWS] = 0L;
-            stored[LAST_ROW_AT] = now;
+            stored[ADDED] = 0L;
             Object[] acc = accumulators.create();
             System.arraycopy(acc, 0, stored, ACC, acc.length);
         }
+        stored[LAST_ROW_AT] = now;
         return stored;
     }
 
@@ -176,34 +177,30 @@ public final class OverAggregateOperator implements Operator {
      * Processes the rows of one time of one key (in arrival order): adds them to the window, takes out the rows that
      * leave it, emits each row with its results, and stores the key's state.
      */
-    private void aggregate(byte[] keyBytes, Object[] stored, List<StateEntry<Object[]>> rows, long time)
-            throws Exception {
+    private void aggregate(byte[] keyBytes, Object[] stored, List<Object[]> rows, long time) throws Exception {
         Object[] acc = new Object[stored.length - ACC];
         System.arraycopy(stored, ACC, acc, 0, acc.length);
-        long frameRows = (Long) stored[FRAME_ROWS];
+        long added = (Long) stored[ADDED];
         if (!node.bounded()) {
-            for (StateEntry<Object[]> r : rows) {
-                accumulators.accumulate(acc, r.value());
+            for (Object[] r : rows) {
+                accumulators.accumulate(acc, r);
                 if (node.rows()) {
-                    emit(r.value(), acc);
+                    emit(r, acc);
                 }
             }
         } else if (node.rows()) {
-            for (StateEntry<Object[]> r : rows) {
-                frame.put(keyBytes, r.namespace(), r.value());
-                accumulators.accumulate(acc, r.value());
-                if (++frameRows > node.preceding() + 1) {
-                    StateEntry<Object[]> oldest;
-                    try (CloseableIterator<StateEntry<Object[]>> it = frame.entries(keyBytes)) {
-                        oldest = it.next();
-                    }
-                    frame.remove(keyBytes, oldest.namespace());
-                    frameRows--;
-                    if (!accumulators.tryRetract(acc, oldest.value())) {
-                        acc = rebuild(keyBytes);
-                    }
+            long slots = node.preceding() + 1;
+            for (Object[] r : rows) {
+                byte[] slot = namespace(added % slots);
+                Object[] leaving = added >= slots ? frame.get(keyBytes, slot) : null;
+                frame.put(keyBytes, slot, r);
+                added++;
+                if (leaving != null && !accumulators.tryRetract(acc, leaving)) {
+                    acc = rebuild(keyBytes);
+                } else {
+                    accumulators.accumulate(acc, r);
                 }
-                emit(r.value(), acc);
+                emit(r, acc);
             }
         } else {
             boolean retracted = true;
@@ -214,15 +211,13 @@ public final class OverAggregateOperator implements Operator {
                         break;
                     }
                     frame.remove(keyBytes, e.namespace());
-                    frameRows--;
                     retracted = retracted && accumulators.tryRetract(acc, e.value());
                 }
             }
-            for (StateEntry<Object[]> r : rows) {
-                frame.put(keyBytes, r.namespace(), r.value());
-                frameRows++;
+            for (Object[] r : rows) {
+                frame.put(keyBytes, namespace(time, added++), r);
                 if (retracted) {
-                    accumulators.accumulate(acc, r.value());
+                    accumulators.accumulate(acc, r);
                 }
             }
             if (!retracted) {
@@ -231,11 +226,11 @@ public final class OverAggregateOperator implements Operator {
         }
         if (!node.rows()) {
             // RANGE: rows of one time are peers, with one result.
-            for (StateEntry<Object[]> r : rows) {
-                emit(r.value(), acc);
+            for (Object[] r : rows) {
+                emit(r, acc);
             }
         }
-        stored[FRAME_ROWS] = frameRows;
+        stored[ADDED] = added;
         System.arraycopy(acc, 0, stored, ACC, acc.length);
         meta.put(keyBytes, Namespaces.EMPTY, stored);
     }
@@ -272,20 +267,19 @@ public final class OverAggregateOperator implements Operator {
 
     /** The watermark passed {@code time}: the key's rows of that time leave {@code pending}, in arrival order. */
     private void onEventTime(long time, byte[] keyBytes, byte[] ignored) throws Exception {
-        List<StateEntry<Object[]>> rows = new ArrayList<>();
-        try (CloseableIterator<StateEntry<Object[]>> it = pending.entries(keyBytes)) {
-            while (it.hasNext()) {
-                StateEntry<Object[]> e = it.next();
-                if (timeOf(e.namespace()) > time) {
-                    break;
-                }
-                pending.remove(keyBytes, e.namespace());
-                rows.add(e);
-            }
+        byte[] timeNs = namespace(time);
+        Long count = pendingCount.get(keyBytes, timeNs);
+        if (count == null) {
+            return;
         }
-        if (!rows.isEmpty()) {
-            aggregate(keyBytes, current(keyBytes, System.currentTimeMillis()), rows, time);
+        pendingCount.remove(keyBytes, timeNs);
+        List<Object[]> rows = new ArrayList<>((int) (long) count);
+        for (long i = 0; i < count; i++) {
+            byte[] ns = namespace(time, i);
+            rows.add(pending.get(keyBytes, ns));
+            pending.remove(keyBytes, ns);
         }
+        aggregate(keyBytes, current(keyBytes, System.currentTimeMillis()), rows, time);
     }
 
     /** State TTL: a key without rows for that long, and none waiting for the watermark, is dropped. */
@@ -299,7 +293,7 @@ public final class OverAggregateOperator implements Operator {
             if (stored == null || (Long) stored[LAST_ROW_AT] + ttl > now) {
                 return;
             }
-            try (CloseableIterator<StateEntry<Object[]>> it = pending.entries(keyBytes)) {
+            try (CloseableIterator<StateEntry<Long>> it = pendingCount.entries(keyBytes)) {
                 if (it.hasNext()) {
                     registerCleanup(keyBytes, now);  // idle, but rows still wait for the watermark
                     return;
