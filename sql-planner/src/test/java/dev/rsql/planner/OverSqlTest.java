@@ -83,12 +83,18 @@ class OverSqlTest {
      * {@code preceding} ms older (all: -1), peers of the same time included.
      */
     private static List<String> expected(List<List<Event>> shards, boolean rows, long preceding) {
+        return expected(shards, rows, preceding, true);
+    }
+
+    /** {@code partitioned}: PARTITION BY k, else one window over all keys. */
+    private static List<String> expected(List<List<Event>> shards, boolean rows, long preceding,
+                                         boolean partitioned) {
         List<Event> all = shards.stream().flatMap(List::stream)
                 .sorted(Comparator.comparingLong(Event::ts)).toList();
         List<String> out = new ArrayList<>();
         for (int i = 0; i < all.size(); i++) {
             Event e = all.get(i);
-            List<Event> key = all.stream().filter(x -> x.k().equals(e.k())).toList();
+            List<Event> key = all.stream().filter(x -> !partitioned || x.k().equals(e.k())).toList();
             int at = key.indexOf(e);
             List<Event> window = new ArrayList<>();
             for (int j = 0; j < key.size(); j++) {
@@ -140,6 +146,14 @@ class OverSqlTest {
     void rangeUnboundedIsTheDefaultFrameOnEventTime() throws Exception {
         List<List<Event>> shards = generate(74, 3, 300, false);
         assertEquals(expected(shards, false, -1), runOver(shards, "PARTITION BY k ORDER BY ts"));
+    }
+
+    /** Without PARTITION BY, one window over every row (all in one task). */
+    @Test
+    void aWindowWithoutPartitionSpansAllRows() throws Exception {
+        List<List<Event>> shards = generate(76, 3, 200, false);
+        assertEquals(expected(shards, false, 300, false),
+                runOver(shards, "ORDER BY ts RANGE BETWEEN INTERVAL '0.3' SECOND PRECEDING AND CURRENT ROW"));
     }
 
     /**
@@ -223,6 +237,13 @@ class OverSqlTest {
                 + " PRECEDING AND 1 FOLLOWING) FROM ev;";
         PlanTimeErrorsTest.assertError(EVENTS + following, "line 3, column " + (following.indexOf("ORDER BY") + 10),
                 "end at CURRENT ROW");
+    }
+
+    /** Ranking functions and aggregates over one window are refused, with a hint. */
+    @Test
+    void rankingAndAggregatesOverOneWindowAreRefused() {
+        PlanTimeErrorsTest.assertError(EVENTS + "INSERT INTO o SELECT k, COUNT(*) OVER w + ROW_NUMBER() OVER w FROM ev"
+                + " WINDOW w AS (PARTITION BY k ORDER BY ts);", "line 3, column 1", "separate queries or views");
     }
 
     /** An OVER aggregation needs an insert-only input: over a running GROUP BY it is refused at check. */
