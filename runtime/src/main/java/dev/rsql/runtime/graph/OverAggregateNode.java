@@ -15,7 +15,8 @@ import java.util.stream.Collectors;
  *
  * <p>On event time rows wait until the watermark passes them and come out in time order; rows at or behind the
  * watermark on arrival are late: counted, and written to the late-data table when one is set. On processing time a
- * row is processed when it arrives. Insert-only in and out. Its input must be partitioned by the partition fields.
+ * row is processed when it arrives (RANGE: once its millisecond has passed, with its peers, as in Flink). Insert-only
+ * in and out. Its input must be partitioned by the partition fields.
  */
 public final class OverAggregateNode extends GraphNode {
 

@@ -21,9 +21,9 @@ import java.util.List;
 /**
  * Runs an {@link OverAggregateNode}. Keyed state, per partition key, one entry per row (never a serialized list):
  * <ul>
- * <li>{@code pending} (event time): each row waiting for the watermark, under (time, index among the rows of that
- * time), and {@code pending-count} the number of rows per time; one event-time timer per key and time reads them back
- * by point lookups when the watermark passes, in arrival order;</li>
+ * <li>{@code pending} (event time, and RANGE on processing time): each row waiting for the watermark (or for its
+ * millisecond to pass), under (time, index among the rows of that time), and {@code pending-count} the number of rows
+ * per time; one timer per key and time reads them back by point lookups, in arrival order;</li>
  * <li>{@code frame} (bounded windows): each row still inside the window. ROWS n keeps n + 1 slots, the row i in slot
  * i mod (n + 1), so the row a new one overwrites is the one leaving; RANGE keeps rows under (time, arrival), so the
  * oldest come first in a prefix scan and leave without reading the others;</li>
@@ -40,6 +40,8 @@ public final class OverAggregateOperator implements Operator {
     private static final int ADDED = 0;
     private static final int LAST_ROW_AT = 1;
     private static final int ACC = 2;
+    /** Namespace of the processing-time timer releasing the rows of one millisecond (RANGE on processing time). */
+    private static final byte[] RELEASE = {1};
 
     private final OverAggregateNode node;
     private final Output output;
@@ -112,20 +114,26 @@ public final class OverAggregateOperator implements Operator {
             key[i] = in[partitionFields[i]];
         }
         byte[] keyBytes = keySerializer.serialize(key);
-        if (node.eventTime()) {
-            Object t = in[node.timeField()];
-            if (t == null || (Long) t <= watermark) {
-                lateRows.late(in, watermark);
-                return;
+        if (node.eventTime() || !node.rows()) {
+            long time = now;
+            if (node.eventTime()) {
+                Object t = in[node.timeField()];
+                if (t == null || (Long) t <= watermark) {
+                    lateRows.late(in, watermark);
+                    return;
+                }
+                time = (Long) t;
             }
-            long time = (Long) t;
             byte[] timeNs = namespace(time);
             Long count = pendingCount.get(keyBytes, timeNs);
             long index = count == null ? 0 : count;
             pending.put(keyBytes, namespace(time, index), in);
             pendingCount.put(keyBytes, timeNs, index + 1);
-            if (count == null) {
+            if (count == null && node.eventTime()) {
                 timers.registerEventTimeTimer(time, keyBytes, Namespaces.EMPTY);
+            } else if (count == null) {
+                timers.registerProcessingTimeTimer(time + 1, keyBytes, RELEASE);
+                context.requestProcessingTime(time + 1);
             }
         } else {
             List<Object[]> rows = new ArrayList<>(1);
@@ -260,13 +268,16 @@ public final class OverAggregateOperator implements Operator {
         }
         watermark = newWatermark;
         if (node.eventTime()) {
-            timers.fireEventTimeTimers(newWatermark, this::onEventTime);
+            timers.fireEventTimeTimers(newWatermark, (time, keyBytes, ns) -> release(time, keyBytes));
         }
         output.emitWatermark(newWatermark);
     }
 
-    /** The watermark passed {@code time}: the key's rows of that time leave {@code pending}, in arrival order. */
-    private void onEventTime(long time, byte[] keyBytes, byte[] ignored) throws Exception {
+    /**
+     * The watermark (or, for RANGE on processing time, the clock) passed {@code time}: the key's rows of that time
+     * leave {@code pending}, in arrival order, as peers.
+     */
+    private void release(long time, byte[] keyBytes) throws Exception {
         byte[] timeNs = namespace(time);
         Long count = pendingCount.get(keyBytes, timeNs);
         if (count == null) {
@@ -282,13 +293,17 @@ public final class OverAggregateOperator implements Operator {
         aggregate(keyBytes, current(keyBytes, System.currentTimeMillis()), rows, time);
     }
 
-    /** State TTL: a key without rows for that long, and none waiting for the watermark, is dropped. */
+    /**
+     * Rows of a millisecond that has passed are released (RANGE on processing time); and, with a state TTL, a key
+     * without rows for that long, and none waiting, is dropped.
+     */
     @Override
     public void onProcessingTime(long now) throws Exception {
-        if (ttl <= 0) {
-            return;
-        }
         timers.fireProcessingTimeTimers(now, (time, keyBytes, ns) -> {
+            if (ns.length == RELEASE.length) {
+                release(time - 1, keyBytes);
+                return;
+            }
             Object[] stored = meta.get(keyBytes, Namespaces.EMPTY);
             if (stored == null || (Long) stored[LAST_ROW_AT] + ttl > now) {
                 return;
@@ -303,6 +318,18 @@ public final class OverAggregateOperator implements Operator {
             clearFrame(keyBytes);
         });
         requestNextProcessingTime();
+    }
+
+    /** Rows of processing-time RANGE windows still held when a bounded input ends are released now. */
+    @Override
+    public void endOfInput() throws Exception {
+        if (!node.eventTime() && !node.rows()) {
+            timers.fireProcessingTimeTimers(Long.MAX_VALUE, (time, keyBytes, ns) -> {
+                if (ns.length == RELEASE.length) {
+                    release(time - 1, keyBytes);
+                }
+            });
+        }
     }
 
     private void requestNextProcessingTime() {
