@@ -27,8 +27,8 @@ import java.util.List;
  * <li>{@code frame} (bounded windows): each row still inside the window. ROWS n keeps n + 1 slots, the row i in slot
  * i mod (n + 1), so the row a new one overwrites is the one leaving; RANGE keeps rows under (time, arrival), so the
  * oldest come first in a prefix scan and leave without reading the others;</li>
- * <li>{@code meta}: the number of rows added to the frame, the last time a row came (for the state TTL) and the
- * accumulators.</li>
+ * <li>{@code meta}: the number of rows added to the frame, the last time a row was processed (for the state TTL) and
+ * the accumulators.</li>
  * </ul>
  * Rows leaving a bounded window are taken back out of the accumulators where that needs no other row (COUNT, SUM,
  * AVG, MIN or MAX losing a value that is not its extreme ...); otherwise (MIN or MAX losing its extreme, FIRST_VALUE,
@@ -140,9 +140,6 @@ public final class OverAggregateOperator implements Operator {
             rows.add(in);
             aggregate(keyBytes, current(keyBytes, now), rows, now);
         }
-        if (ttl > 0) {
-            registerCleanup(keyBytes, now);
-        }
     }
 
     /** Timers are coalesced to a tenth of the TTL, so a busy key holds few of them. */
@@ -153,7 +150,9 @@ public final class OverAggregateOperator implements Operator {
         context.requestProcessingTime(at);
     }
 
-    /** The key's stored state; fresh when there is none or it expired (its frame is then dropped). */
+    /**
+     * The key's stored state, marked as used now; fresh when there is none or it expired (its frame is then dropped).
+     */
     private Object[] current(byte[] keyBytes, long now) {
         Object[] stored = meta.get(keyBytes, Namespaces.EMPTY);
         if (stored != null && ttl > 0 && (Long) stored[LAST_ROW_AT] + ttl <= now) {
@@ -241,6 +240,9 @@ public final class OverAggregateOperator implements Operator {
         stored[ADDED] = added;
         System.arraycopy(acc, 0, stored, ACC, acc.length);
         meta.put(keyBytes, Namespaces.EMPTY, stored);
+        if (ttl > 0) {
+            registerCleanup(keyBytes, (Long) stored[LAST_ROW_AT]);
+        }
     }
 
     /** The accumulators of the rows now in the key's frame. */
