@@ -3,6 +3,7 @@ package dev.rsql.e2e;
 import com.alibaba.fastjson2.JSON;
 import com.alibaba.fastjson2.JSONObject;
 import dev.rsql.planner.PlannerContext;
+import dev.rsql.planner.PlanningException;
 import dev.rsql.planner.ScriptPlanner;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.exec.EngineContext;
@@ -44,6 +45,8 @@ import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** SQL jobs end to end on a real Kafka broker (KRaft, one combined node) started once in this JVM. */
@@ -439,5 +442,89 @@ class KafkaSqlJobTest {
         } catch (Exception e) {
             return 0;
         }
+    }
+
+    @Test
+    void upsertKafkaSinkHoldsTheFinalCountPerKey() throws Exception {
+        String in = topic("clicks", 3);
+        String out = topic("click_counts", 2);
+        Random random = new Random(7);
+        Map<String, Long> expected = new TreeMap<>();
+        List<ProducerRecord<String, String>> clicks = new ArrayList<>();
+        for (int i = 0; i < 3_000; i++) {
+            String user = "u" + random.nextInt(50);
+            expected.merge(user, 1L, Long::sum);
+            clicks.add(new ProducerRecord<>(in, user, "{\"order_id\":" + i + ",\"customer\":\"" + user + "\"}"));
+        }
+        produce(clicks);
+        String script = "CREATE TABLE orders (order_id BIGINT, customer STRING)\n" + with(in, "") + ";\n"
+                + "CREATE TABLE counts (customer STRING, c BIGINT, PRIMARY KEY (customer) NOT ENFORCED)\n"
+                + " WITH ('connector' = 'upsert-kafka', 'topic' = '" + out + "', 'properties.bootstrap.servers' = '"
+                + kafka.bootstrapServers() + "', 'key.format' = 'json', 'value.format' = 'json');\n"
+                + "INSERT INTO counts SELECT customer, COUNT(*) FROM orders GROUP BY customer;\n";
+        JobInstance job = start("kafka_upsert", script);
+        try {
+            Map<String, Long> latest = new TreeMap<>();
+            Await.until(() -> "final counts, have " + latest, Duration.ofSeconds(60), () -> {
+                latest.clear();
+                // Records of one key are in one partition, in order: the last one is the key's value.
+                for (ConsumerRecord<byte[], byte[]> r : readUntil(out, 0)) {
+                    String key = JSON.parseObject(new String(r.key(), StandardCharsets.UTF_8)).getString("customer");
+                    JSONObject v = JSON.parseObject(new String(r.value(), StandardCharsets.UTF_8));
+                    assertEquals(key, v.getString("customer"));
+                    assertFalse(v.containsKey("op"), "an upsert value carries no change flag: " + v);
+                    latest.put(key, v.getLongValue("c"));
+                }
+                return latest.equals(expected);
+            });
+        } finally {
+            job.stop();
+        }
+    }
+
+    /** Mistakes in a Kafka table's options fail at planning, at the table's position, naming the option. */
+    @Test
+    void badOptionsFailAtPlanTimeWithoutShowingThePassword() {
+        String jaas = "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" "
+                + "password=\"kafka-s3cret\";";
+        String[][] cases = {
+                {"'scan.startup.mode' = 'earliest'", "scan.startup.mode"},
+                {"'scan.startup.mode' = 'timestamp'", "scan.startup.timestamp-millis"},
+                {"'scan.startup.mode' = 'specific-offsets', 'scan.startup.specific-offsets' = 'partition:x'",
+                        "scan.startup.specific-offsets"},
+                {"'key.fields' = 'nope', 'key.format' = 'json'", "nope"},
+                {"'key.fields' = 'id'", "key.format"},
+                {"'value.fields-include' = 'SOME'", "value.fields-include"},
+                {"'format' = 'avro-nope'", "avro-nope"},
+        };
+        for (String[] c : cases) {
+            String script = "CREATE TABLE src (id BIGINT, name STRING) WITH ('connector' = 'kafka', 'topic' = 't',\n"
+                    + "  'properties.bootstrap.servers' = 'localhost:1', 'properties.sasl.jaas.config' = '" + jaas
+                    + "', " + c[0] + ");\n"
+                    + "CREATE TABLE dst (id BIGINT) WITH ('connector' = 'print');\n"
+                    + "INSERT INTO dst SELECT id FROM src;\n";
+            PlanningException e = assertThrows(PlanningException.class, () -> plan(script), c[0]);
+            assertTrue(e.getMessage().startsWith("line 2, column "), e.getMessage());
+            assertTrue(e.getMessage().contains(c[1]), "'" + c[1] + "' missing in: " + e.getMessage());
+            assertFalse(e.getMessage().contains("kafka-s3cret"), e.getMessage());
+        }
+        String sinkScript = "CREATE TABLE src (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '1');\n"
+                + "CREATE TABLE dst (id BIGINT) WITH ('connector' = 'kafka', 'topic' = 't',\n"
+                + "  'properties.bootstrap.servers' = 'localhost:1', 'sink.delivery-guarantee' = 'exactly-once');\n"
+                + "INSERT INTO dst SELECT id FROM src;\n";
+        PlanningException e = assertThrows(PlanningException.class, () -> plan(sinkScript));
+        assertTrue(e.getMessage().startsWith("line 3, column ") && e.getMessage().contains("sink.delivery-guarantee"),
+                e.getMessage());
+        String explained = new ScriptPlanner(new PlannerContext(Options.empty(), getClass().getClassLoader(),
+                n -> null)).plan("kafka_secret", "CREATE TABLE src (id BIGINT) WITH ('connector' = 'kafka', "
+                + "'topic' = 't', 'properties.bootstrap.servers' = 'localhost:1', 'properties.sasl.jaas.config' = '"
+                + jaas + "');\nCREATE TABLE dst (id BIGINT) WITH ('connector' = 'print');\n"
+                + "INSERT INTO dst SELECT id FROM src;\n").graph().explain();
+        assertFalse(explained.contains("kafka-s3cret"), explained);
+    }
+
+    static void plan(String script) {
+        new ScriptPlanner(new PlannerContext(Options.empty(), KafkaSqlJobTest.class.getClassLoader(), n -> null))
+                .plan("kafka_check", script);
     }
 }

@@ -85,7 +85,8 @@ final class KafkaSinkWriter implements SinkWriter {
             for (int i = 0; i < valueFields.length; i++) {
                 valueFields[i] = fields[sink.valueColumns[i]];
             }
-            value = valueEncoder.encode(new Row(row.kind(), valueFields));
+            // An upsert record is the key's current row: no change flag in the value.
+            value = valueEncoder.encode(new Row(sink.options.upsert ? RowKind.INSERT : row.kind(), valueFields));
         }
         ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(sink.topic, partition(), timestamp(fields), key,
                 value, headers(fields));
