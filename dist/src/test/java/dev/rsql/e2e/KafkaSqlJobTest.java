@@ -11,16 +11,12 @@ import dev.rsql.runtime.exec.JobInstance;
 import dev.rsql.runtime.testing.Await;
 import dev.rsql.runtime.testing.CollectSinkFactory;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.GroupState;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -105,27 +101,8 @@ class KafkaSqlJobTest {
         producer.flush();
     }
 
-    /** Reads every partition of a topic from the start until {@code expected} records arrived, then a little more. */
     static List<ConsumerRecord<byte[], byte[]>> readUntil(String topic, int expected) {
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> parts = c.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).collect(Collectors.toList());
-            c.assign(parts);
-            c.seekToBeginning(parts);
-            List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>();
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (all.size() < expected && System.nanoTime() < deadline) {
-                c.poll(Duration.ofMillis(100)).forEach(all::add);
-            }
-            // Anything beyond the expected count is a duplicate: read a little longer to see it.
-            long settle = System.nanoTime() + Duration.ofMillis(500).toNanos();
-            while (System.nanoTime() < settle) {
-                c.poll(Duration.ofMillis(100)).forEach(all::add);
-            }
-            return all;
-        }
+        return kafka.readUntil(topic, expected);
     }
 
     static String value(ConsumerRecord<byte[], byte[]> r) {

@@ -3,12 +3,20 @@ package dev.rsql.e2e;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * A single-node Kafka (one combined KRaft controller and broker) started in this JVM from the Maven Central
@@ -57,6 +65,29 @@ final class LocalKafka implements AutoCloseable {
     /** Creates a topic; returns once the broker has it. */
     void createTopic(String topic, int partitions) throws Exception {
         admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+    }
+
+    /** Reads every partition of a topic from the start until {@code expected} records arrived, then a little more. */
+    List<ConsumerRecord<byte[], byte[]>> readUntil(String topic, int expected) {
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> parts = c.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).collect(Collectors.toList());
+            c.assign(parts);
+            c.seekToBeginning(parts);
+            List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (all.size() < expected && System.nanoTime() < deadline) {
+                c.poll(Duration.ofMillis(100)).forEach(all::add);
+            }
+            // Anything beyond the expected count is a duplicate: read a little longer to see it.
+            long settle = System.nanoTime() + Duration.ofMillis(500).toNanos();
+            while (System.nanoTime() < settle) {
+                c.poll(Duration.ofMillis(100)).forEach(all::add);
+            }
+            return all;
+        }
     }
 
     @Override
