@@ -170,7 +170,8 @@ class KafkaSqlJobTest {
         job.stop();
         assertEquals(JobInstance.State.STOPPED, job.state());
         // The stop committed the offsets to the job's consumer group.
-        long committed = kafka.admin().listConsumerGroupOffsets("rsql_kafka_filter_orders").partitionsToOffsetAndMetadata()
+        long committed = kafka.admin().listConsumerGroupOffsets("rsql_kafka_filter_orders")
+                .partitionsToOffsetAndMetadata()
                 .get().values().stream().mapToLong(o -> o.offset()).sum();
         assertEquals(10_000, committed, "committed offsets of the group");
 
@@ -305,7 +306,8 @@ class KafkaSqlJobTest {
                 + "'properties.group.id' = 'latest_group'"));
         try {
             Await.until("partition assigned", Duration.ofSeconds(30), () -> assigned("latest_group") == 1);
-            produce(List.of(new ProducerRecord<>(in, 0, null, order(100)), new ProducerRecord<>(in, 0, null, order(101))));
+            produce(List.of(new ProducerRecord<>(in, 0, null, order(100)),
+                    new ProducerRecord<>(in, 0, null, order(101))));
             assertEquals(List.of(100L, 101L), idsRead(id, 2));
         } finally {
             job.stop();
@@ -348,14 +350,15 @@ class KafkaSqlJobTest {
                     "{\"name\":\"n" + i + "\"}", headers));
         }
         produce(records);
+        String keyOptions = ", 'key.format' = 'json', 'key.fields' = 'id', 'value.fields-include' = 'EXCEPT_KEY'";
         String script = "CREATE TABLE src (id BIGINT, name STRING,\n"
                 + "  t STRING METADATA FROM 'topic' VIRTUAL, p INT METADATA FROM 'partition' VIRTUAL,\n"
                 + "  o BIGINT METADATA FROM 'offset' VIRTUAL, ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp',\n"
                 + "  h MAP<STRING, BYTES> METADATA FROM 'headers')\n"
-                + with(in, ", 'key.format' = 'json', 'key.fields' = 'id', 'value.fields-include' = 'EXCEPT_KEY'") + ";\n"
+                + with(in, keyOptions) + ";\n"
                 + "CREATE TABLE dst (id BIGINT, name STRING, t STRING, p INT, o BIGINT,\n"
                 + "  ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp', h MAP<STRING, BYTES> METADATA FROM 'headers')\n"
-                + with(out, ", 'key.format' = 'json', 'key.fields' = 'id', 'value.fields-include' = 'EXCEPT_KEY'") + ";\n"
+                + with(out, keyOptions) + ";\n"
                 + "INSERT INTO dst SELECT id, name, t, p, o, ts, h FROM src;\n";
         JobInstance job = start("kafka_meta", script);
         try {

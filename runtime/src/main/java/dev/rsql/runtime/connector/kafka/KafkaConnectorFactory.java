@@ -28,7 +28,7 @@ import dev.rsql.runtime.format.FormatRegistry;
  * Partitions are shards, shared by the processes of the job through the consumer group {@code properties.group.id}
  * (default {@code rsql_<job>_<table>}); offsets are the shards' positions in the job's checkpoints and are committed
  * to the group when a checkpoint completes. {@code scan.startup.mode} = {@code group-offsets} (default; earliest
- * when the group has no offset) | {@code earliest-offset} | {@code latest-offset} | {@code timestamp} (with
+ * when the group has no offset, latest with {@code properties.auto.offset.reset = latest}) | {@code earliest-offset} | {@code latest-offset} | {@code timestamp} (with
  * {@code scan.startup.timestamp-millis}) | {@code specific-offsets} (with {@code scan.startup.specific-offsets} =
  * {@code partition:0,offset:42;partition:1,offset:300}; other partitions start at the earliest). The mode applies to
  * a partition the job has no checkpointed position for. {@code scan.partition-buffer-size} (default 10000 records).

@@ -211,7 +211,8 @@ final class KafkaOptions {
                 throw error(TOPIC, "connector 'upsert-kafka' needs a PRIMARY KEY (its columns are the message key)");
             }
             if (v != null && !v.isBlank()) {
-                throw error(KEY_FIELDS, "connector 'upsert-kafka' takes its key from the PRIMARY KEY, not 'key.fields'");
+                throw error(KEY_FIELDS, "connector 'upsert-kafka' takes its key from the PRIMARY KEY, not "
+                        + "'key.fields'");
             }
             names.addAll(schema.primaryKey());
         } else if (v != null) {

@@ -40,6 +40,7 @@ final class KafkaShardReader implements ShardReader {
     private final AtomicBoolean paused = new AtomicBoolean();
     private volatile Runnable availabilityListener;
     private volatile boolean revoked;
+    private volatile boolean lost;
     private volatile boolean closed;
     /** Records the broker has beyond those fetched, as the poller last saw it; -1 unknown. */
     private volatile long unfetched = -1;
@@ -93,8 +94,13 @@ final class KafkaShardReader implements ShardReader {
         revoked = true;
     }
 
-    boolean isRevoked() {
-        return revoked;
+    /** The partition went to another member before this one could give it up: its offsets are not committed. */
+    void lose() {
+        lost = true;
+    }
+
+    boolean isLost() {
+        return lost;
     }
 
     // ---- task side ----

@@ -58,6 +58,7 @@ final class KafkaSource implements Source {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaSource.class);
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(50);
     private static final long COMMIT_TIMEOUT_MS = 60_000;
+    private static final String PROPERTY_OFFSET_RESET = KafkaOptions.PROPERTIES + ConsumerConfig.AUTO_OFFSET_RESET_CONFIG;
 
     private final KafkaOptions options;
     private final ConnectorContext context;
@@ -311,7 +312,14 @@ final class KafkaSource implements Source {
 
         @Override
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
-            // Another member may own them already; their tasks still finish what they hold (a commit then fails).
+            // Another member may own them already: their tasks finish what they hold but commit nothing (the group
+            // would refuse it), so the new owner replays from the last committed offset.
+            for (TopicPartition tp : partitions) {
+                KafkaShardReader r = readers.get(tp);
+                if (r != null) {
+                    r.lose();
+                }
+            }
             onPartitionsRevoked(partitions);
         }
     }
@@ -369,6 +377,11 @@ final class KafkaSource implements Source {
                 }
                 break;
             }
+            case GROUP_OFFSETS:
+                // Nothing committed: Kafka's own reset policy if the table sets it to latest, else the earliest.
+                out.putAll("latest".equalsIgnoreCase(options.options.get(PROPERTY_OFFSET_RESET))
+                        ? consumer.endOffsets(rest) : earliest);
+                break;
             default:
                 out.putAll(earliest);
         }
@@ -389,6 +402,11 @@ final class KafkaSource implements Source {
     void commit(KafkaShardReader reader, long offset) throws Exception {
         if (consumer == null) {
             throw new IllegalStateException("the consumer of table " + options.table + " is not running");
+        }
+        if (reader.isLost()) {
+            LOG.info("job={} table={}: {} was lost to another member of the group; offset {} not committed",
+                    options.job, options.table, reader.description(), offset);
+            return;
         }
         onPoller(() -> consumer.commitSync(Map.of(reader.partition(), new OffsetAndMetadata(offset))));
     }
