@@ -13,7 +13,9 @@ public final class Secrets {
 
     public static final String MASK = "******";
     private static final List<String> WORDS = List.of("password", "passwd", "pwd", "secret", "accesskey", "token",
-            "credential", "apikey", "privatekey", "passphrase");
+            "credential", "apikey", "privatekey", "passphrase",
+            // Kafka's sasl.jaas.config holds the login module's password inside its value.
+            "jaasconfig");
 
     private Secrets() {
     }

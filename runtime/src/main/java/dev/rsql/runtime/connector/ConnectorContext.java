@@ -28,4 +28,18 @@ public interface ConnectorContext {
 
     /** An encoder for the table's format (option {@code format}, default {@code defaultFormat}). */
     RowEncoder createEncoder(String defaultFormat, RowType payloadFields);
+
+    /**
+     * A decoder for the format named by the table option {@code formatKey} (e.g. a Kafka message key's
+     * {@code key.format}), with the options prefixed {@code <formatKey without ".format">.<format>.} as its own.
+     */
+    default RowDecoder createDecoder(String formatKey, String defaultFormat, RowType payloadFields,
+                                     int[] targetPositions, int targetArity) {
+        throw new UnsupportedOperationException("no decoder for option " + formatKey);
+    }
+
+    /** As {@link #createDecoder(String, String, RowType, int[], int)}, an encoder. */
+    default RowEncoder createEncoder(String formatKey, String defaultFormat, RowType payloadFields) {
+        throw new UnsupportedOperationException("no encoder for option " + formatKey);
+    }
 }

@@ -53,6 +53,36 @@ public final class DefaultConnectorContext implements ConnectorContext {
         return f.createEncoder(FormatContext.of(table.name(), payloadFields, formatOptions(name)));
     }
 
+    @Override
+    public RowDecoder createDecoder(String formatKey, String defaultFormat, RowType payloadFields,
+                                    int[] targetPositions, int targetArity) {
+        String name = table.options().getOrDefault(defaultFormat, formatKey);
+        RowDecoder decoder = format(name, formatKey).createDecoder(new FormatContext(table.name(), payloadFields,
+                targetPositions, targetArity, prefixedFormatOptions(formatKey, name)));
+        return new GuardedRowDecoder(decoder, GuardedRowDecoder.maxRecordBytes(table.options()));
+    }
+
+    @Override
+    public RowEncoder createEncoder(String formatKey, String defaultFormat, RowType payloadFields) {
+        String name = table.options().getOrDefault(defaultFormat, formatKey);
+        return format(name, formatKey).createEncoder(FormatContext.of(table.name(), payloadFields,
+                prefixedFormatOptions(formatKey, name)));
+    }
+
+    private FormatFactory format(String name, String formatKey) {
+        try {
+            return formats.get(name);
+        } catch (ConfigException e) {
+            throw new ConfigException(formatKey, "table " + table.name() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** For {@code key.format = json}: the options {@code key.json.*} without that prefix. */
+    private Options prefixedFormatOptions(String formatKey, String format) {
+        String side = formatKey.endsWith(".format") ? formatKey.substring(0, formatKey.length() - ".format".length())
+                : formatKey;
+        return table.options().withPrefix(side + "." + format + ".");
+    }
 
     private String formatName(String defaultFormat) {
         return FormatRegistry.formatName(table.options(), defaultFormat);

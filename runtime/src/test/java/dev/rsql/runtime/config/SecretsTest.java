@@ -16,7 +16,8 @@ class SecretsTest {
     @Test
     void keysThatNameASecret() {
         for (String k : new String[] {"password", "PassWord", "db.password", "secretKey", "secret-key", "accessKey",
-                "access_key", "token", "sasl.token", "credentials", "api-key", "private.key", "passphrase"}) {
+                "access_key", "token", "sasl.token", "credentials", "api-key", "private.key", "passphrase",
+                "properties.sasl.jaas.config"}) {
             assertTrue(Secrets.isSecretKey(k), k);
         }
         for (String k : new String[] {"topic", "nameserver", "accessId", "connector", "path", "format"}) {

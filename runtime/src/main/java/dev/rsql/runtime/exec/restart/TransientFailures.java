@@ -45,6 +45,10 @@ public final class TransientFailures {
                     || isBrokerMissing((MQClientException) t))) {
                 return true;
             }
+            // Kafka's timeouts, lost connections, leader moves and coordinator changes.
+            if (t instanceof org.apache.kafka.common.errors.RetriableException) {
+                return true;
+            }
             if (t instanceof MQBrokerException) {
                 return RocketMqRetry.isTransient(t);
             }

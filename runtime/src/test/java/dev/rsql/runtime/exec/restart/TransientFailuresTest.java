@@ -42,6 +42,10 @@ class TransientFailuresTest {
                 "the name server knows no topic until the restarted broker registers again");
         assertTrue(TransientFailures.isTransient(new CompletionException(new TimeoutException("flush"))));
         assertTrue(TransientFailures.isTransient(new IOException("state queue", new ConnectException("refused"))));
+        assertTrue(TransientFailures.isTransient(new IllegalStateException("table t (connector kafka): commit",
+                new org.apache.kafka.common.errors.TimeoutException("Timeout of 60000ms expired"))), "Kafka");
+        assertFalse(TransientFailures.isTransient(new org.apache.kafka.common.errors.AuthenticationException("bad")),
+                "Kafka login refused");
     }
 
     @Test
