@@ -69,6 +69,8 @@ public final class ScriptPlanner {
 
     /** Prefix of the hidden table holding the stored columns of a table with computed columns. */
     private static final String STORED_PREFIX = "$stored$";
+    /** SET or conf/ setting: false tests each constant LIKE / REGEXP on its own instead of per column together. */
+    static final String MULTI_PATTERN = "table.optimizer.multi-pattern.enabled";
 
     private final PlannerContext context;
 
@@ -126,7 +128,7 @@ public final class ScriptPlanner {
                 throw new PlanningException("the script has no INSERT INTO statement: nothing to run");
             }
             CalcCompiler compiler = new CalcCompiler(session.typeFactory(), session.conformance(), context.classLoader())
-                    .timeZone(jobTimeZone());
+                    .timeZone(jobTimeZone()).multiPattern(!"false".equalsIgnoreCase(setting(MULTI_PATTERN)));
             GraphBuilder builder = new GraphBuilder(jobName).parameters(new Options(parameters));
             GraphTranslator translator = new GraphTranslator(builder, compiler, this::sourceSettings,
                     new ChangelogSinks(context.classLoader()));
@@ -159,6 +161,11 @@ public final class ScriptPlanner {
                     .validate(graph);
             compiler.compile();
             return new PlannedJob(graph, catalog, compiler.source(), relPlans, physicalPlans);
+        }
+
+        /** A SET value of the script, else the engine setting from conf/, else null. */
+        private String setting(String key) {
+            return parameters.get(key) != null ? parameters.get(key) : context.config().get(key);
         }
 
         /**

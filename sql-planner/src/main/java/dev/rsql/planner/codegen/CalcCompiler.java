@@ -53,6 +53,7 @@ public final class CalcCompiler {
     private final List<CompiledCalc> pending = new ArrayList<>();
     private String source;
     private String timeZone = "UTC";
+    private PatternSetRewriter patternSets = new PatternSetRewriter(unitName);
 
     public CalcCompiler(JavaTypeFactory typeFactory, SqlConformance conformance, ClassLoader classLoader) {
         this.typeFactory = typeFactory;
@@ -64,6 +65,16 @@ public final class CalcCompiler {
     /** The job's time zone (an id such as {@code Asia/Shanghai}) for the zone-dependent functions; default UTC. */
     public CalcCompiler timeZone(String zoneId) {
         this.timeZone = zoneId;
+        return this;
+    }
+
+    /**
+     * Whether constant LIKE and REGEXP tests on a column are matched together, one {@link
+     * dev.rsql.planner.functions.PatternSet} per column for the whole job (default true); false tests each pattern
+     * on its own. Set before the first {@link #add}.
+     */
+    public CalcCompiler multiPattern(boolean enabled) {
+        this.patternSets = enabled ? new PatternSetRewriter(unitName) : null;
         return this;
     }
 
@@ -84,7 +95,8 @@ public final class CalcCompiler {
     /** Adds a program; the returned factory works once {@link #compile()} has run. */
     public Supplier<CalcFunction> add(RexProgram program) {
         String name = "Calc" + classes.size();
-        RexProgram rewritten = ConstantLikeRewriter.rewrite(program, rexBuilder);
+        RexProgram rewritten = patternSets == null ? program : patternSets.rewrite(program, rexBuilder);
+        rewritten = ConstantLikeRewriter.rewrite(rewritten, rexBuilder);
         rewritten = CheckedCastRewriter.rewrite(TimestampCastRewriter.rewrite(rewritten, rexBuilder), rexBuilder);
         classes.add(generate(name, rewritten));
         CompiledCalc calc = new CompiledCalc(PACKAGE + "." + unitName + "$" + name);
@@ -149,6 +161,9 @@ public final class CalcCompiler {
         } catch (Exception e) {
             throw new PlanningException(null, "generated expression code does not compile: " + e.getMessage()
                     + "\n" + source, e);
+        }
+        if (patternSets != null) {
+            patternSets.register();
         }
         for (CompiledCalc calc : pending) {
             calc.load(compiler.getClassLoader());

@@ -1,0 +1,237 @@
+package dev.rsql.planner.functions;
+
+import org.apache.calcite.linq4j.function.Deterministic;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
+import java.util.regex.Pattern;
+
+/**
+ * The constant LIKE and REGEXP patterns a job tests on one column, matched together. The first test of a string
+ * scans it once for the literals every pattern requires ({@link RequiredLiterals}, one {@link LiteralScanner} pass
+ * whatever the number of patterns); a pattern whose literals are absent is false without running it, a
+ * {@code LIKE '%literal%'} is decided by the scan alone, and any other pattern runs its own matcher
+ * ({@link LikeMatcher}, {@link java.util.regex.Matcher#find()}) only when asked, so results are exactly those of the
+ * single patterns. Results are kept for the last string seen by each thread: the INSERTs of a script reading one
+ * source get the same string object for a column of a record, so the scan, and a pattern several rules share, run
+ * once per record for all of them (a different string object only costs another scan).
+ *
+ * <p>Generated code finds its set by name ({@link #named}), registered when the job's calcs are compiled.
+ */
+public final class PatternSet {
+
+    private static final Map<String, PatternSet> REGISTERED = new ConcurrentHashMap<>();
+    private static final AtomicReferenceFieldUpdater<PatternSet, Scratch> FIRST =
+            AtomicReferenceFieldUpdater.newUpdater(PatternSet.class, Scratch.class, "first");
+
+    private final List<Member> members;
+    private final LiteralScanner exact;
+    private final LiteralScanner folded;
+    private final int literalCount;
+    /** The scratch of the first thread to use the set: most jobs test a column on one thread only. */
+    private volatile Scratch first;
+    private final ThreadLocal<Scratch> others;
+
+    /** One pattern: its own matcher, and the literal ids of which one must occur (null: no prefilter). */
+    private record Member(LikeMatcher like, Pattern regex, int[] literals, boolean decidedByLiterals) {
+    }
+
+    private PatternSet(List<Member> members, List<String> exactLiterals, List<String> foldedLiterals) {
+        this.members = members;
+        this.exact = exactLiterals.isEmpty() ? null : new LiteralScanner(exactLiterals, false, 0);
+        this.folded = foldedLiterals.isEmpty() ? null : new LiteralScanner(foldedLiterals, true, exactLiterals.size());
+        this.literalCount = exactLiterals.size() + foldedLiterals.size();
+        this.others = ThreadLocal.withInitial(this::newScratch);
+    }
+
+    /** The set registered under {@code name} (called once per generated class, from its static initializer). */
+    @Deterministic
+    public static PatternSet named(String name) {
+        PatternSet set = REGISTERED.get(name);
+        if (set == null) {
+            throw new IllegalStateException("pattern set " + name + " was not registered");
+        }
+        return set;
+    }
+
+    /** True when {@code s} matches pattern {@code index} (in the order the patterns were added). */
+    public boolean matches(String s, int index) {
+        Scratch scratch = scratch();
+        if (scratch.input != s) {
+            scratch.load(s);
+        }
+        int stamp = scratch.stamp;
+        if (scratch.decided[index] == stamp) {
+            return scratch.results[index];
+        }
+        boolean result = evaluate(members.get(index), s, scratch);
+        scratch.results[index] = result;
+        scratch.decided[index] = stamp;
+        return result;
+    }
+
+    private static boolean evaluate(Member m, String s, Scratch scratch) {
+        if (m.literals != null) {
+            boolean found = false;
+            for (int id : m.literals) {
+                if (scratch.seen[id] == scratch.stamp) {
+                    found = true;
+                    break;
+                }
+            }
+            if (!found) {
+                return false;
+            }
+            if (m.decidedByLiterals) {
+                return true;
+            }
+        }
+        return m.like != null ? m.like.matches(s) : m.regex.matcher(s).find();
+    }
+
+    private Scratch scratch() {
+        Scratch s = first;
+        Thread t = Thread.currentThread();
+        if (s != null && s.thread == t) {
+            return s;
+        }
+        if (s == null) {
+            Scratch mine = newScratch();
+            if (FIRST.compareAndSet(this, null, mine)) {
+                return mine;
+            }
+        }
+        return others.get();
+    }
+
+    private Scratch newScratch() {
+        return new Scratch(Thread.currentThread());
+    }
+
+    /** One thread's results for the last string it tested. */
+    private final class Scratch {
+        final Thread thread;
+        final int[] seen = new int[literalCount];
+        final int[] decided = new int[members.size()];
+        final boolean[] results = new boolean[members.size()];
+        String input;
+        int stamp;
+
+        Scratch(Thread thread) {
+            this.thread = thread;
+        }
+
+        void load(String s) {
+            input = s;
+            if (++stamp == 0) { // wrapped: forget old marks rather than mistake them for new ones
+                Arrays.fill(seen, 0);
+                Arrays.fill(decided, 0);
+                stamp = 1;
+            }
+            if (exact != null) {
+                exact.scan(s, seen, stamp);
+            }
+            if (folded != null) {
+                folded.scan(s, seen, stamp);
+            }
+        }
+    }
+
+    /** Collects the patterns of one set; {@link #register} builds and publishes it. */
+    public static final class Builder {
+        private final List<Object> patterns = new ArrayList<>();
+        private final List<String> escapes = new ArrayList<>();
+
+        private final Map<String, Integer> indexes = new HashMap<>();
+
+        /** Adds {@code s LIKE pattern [ESCAPE escape]}; returns its index (the same for the same pattern). */
+        public int addLike(String pattern, String escape) {
+            LikeMatcher.compile(pattern, escape); // fails here, at plan time, for a malformed pattern
+            return add("like:" + escape + ":" + pattern, pattern, escape);
+        }
+
+        /** Adds {@code REGEXP(s, regex)} for a regex that compiles; returns its index (the same for the same regex). */
+        public int addRegex(String regex) {
+            return add("regex:" + regex, Pattern.compile(regex), null);
+        }
+
+        private int add(String key, Object pattern, String escape) {
+            return indexes.computeIfAbsent(key, k -> {
+                patterns.add(pattern);
+                escapes.add(escape);
+                return patterns.size() - 1;
+            });
+        }
+
+        public boolean isEmpty() {
+            return patterns.isEmpty();
+        }
+
+        /** Builds the set and registers it under {@code name} for {@link #named}. */
+        public PatternSet register(String name) {
+            PatternSet set = build();
+            REGISTERED.put(name, set);
+            return set;
+        }
+
+        PatternSet build() {
+            List<String> exactLiterals = new ArrayList<>();
+            List<String> foldedLiterals = new ArrayList<>();
+            List<RequiredLiterals> required = new ArrayList<>();
+            for (int i = 0; i < patterns.size(); i++) {
+                Object p = patterns.get(i);
+                required.add(p instanceof Pattern ? RequiredLiterals.ofRegex(((Pattern) p).pattern())
+                        : RequiredLiterals.ofLike((String) p, escapes.get(i)));
+            }
+            // literal ids: exact ones first, then the folded ones after all exact ones
+            List<int[]> ids = new ArrayList<>();
+            for (RequiredLiterals r : required) {
+                ids.add(r == null ? null : ids(r, r.ignoreCase() ? foldedLiterals : exactLiterals));
+            }
+            List<Member> members = new ArrayList<>();
+            for (int i = 0; i < patterns.size(); i++) {
+                Object p = patterns.get(i);
+                RequiredLiterals r = required.get(i);
+                int[] literalIds = ids.get(i);
+                if (r != null && r.ignoreCase()) {
+                    for (int k = 0; k < literalIds.length; k++) {
+                        literalIds[k] += exactLiterals.size();
+                    }
+                }
+                if (p instanceof Pattern) {
+                    members.add(new Member(null, (Pattern) p, literalIds, false));
+                } else {
+                    String like = (String) p;
+                    members.add(new Member(LikeMatcher.compile(like, escapes.get(i)), null, literalIds,
+                            r != null && isContains(like, escapes.get(i), r.literals().get(0))));
+                }
+            }
+            return new PatternSet(members, exactLiterals, foldedLiterals);
+        }
+
+        private static int[] ids(RequiredLiterals r, List<String> literals) {
+            int[] out = new int[r.literals().size()];
+            for (int k = 0; k < out.length; k++) {
+                String literal = r.literals().get(k);
+                int id = literals.indexOf(literal);
+                if (id < 0) {
+                    id = literals.size();
+                    literals.add(literal);
+                }
+                out[k] = id;
+            }
+            return out;
+        }
+
+        /** True for {@code '%literal%'}: the pattern matches exactly the strings containing its literal. */
+        private static boolean isContains(String like, String escape, String literal) {
+            return escape == null && like.equals("%" + literal + "%") && literal.indexOf('%') < 0
+                    && literal.indexOf('_') < 0;
+        }
+    }
+}
