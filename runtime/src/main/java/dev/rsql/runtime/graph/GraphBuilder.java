@@ -223,6 +223,16 @@ public final class GraphBuilder {
                     description, stateTtlMillis));
         }
 
+        /** TopN over a stream already partitioned by the partition fields (see {@link RankNode}). */
+        public Stream rank(RowType outputType, int[] partitionFields, RankNode.Order order, RankNode.Function function,
+                           long rankStart, long rankEnd, boolean outputRankNumber, boolean appendOnlyInput,
+                           boolean updateBefore, long stateTtlMillis) {
+            String id = uniqueId("rank-" + digest(node.id() + "|" + java.util.Arrays.toString(partitionFields) + "|"
+                    + order + "|" + function + "|" + rankStart + "|" + rankEnd + "|" + outputRankNumber));
+            return new Stream(new RankNode(id, node, outputType, partitionFields, order, function, rankStart, rankEnd,
+                    outputRankNumber, appendOnlyInput, updateBefore, stateTtlMillis));
+        }
+
         public Stream union(Stream... others) {
             List<Stream> all = new ArrayList<>();
             all.add(this);

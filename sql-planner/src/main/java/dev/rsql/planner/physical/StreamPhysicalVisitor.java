@@ -25,5 +25,7 @@ public interface StreamPhysicalVisitor<R> {
 
     R visit(StreamPhysicalUpsertMaterialize materialize);
 
+    R visit(StreamPhysicalRank rank);
+
     R visit(StreamPhysicalSink sink);
 }

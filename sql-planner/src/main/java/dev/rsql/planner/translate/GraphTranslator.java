@@ -15,6 +15,7 @@ import dev.rsql.planner.physical.StreamPhysicalCorrelate;
 import dev.rsql.planner.physical.StreamPhysicalExchange;
 import dev.rsql.planner.physical.StreamPhysicalGroupAggregate;
 import dev.rsql.planner.physical.StreamPhysicalJoin;
+import dev.rsql.planner.physical.StreamPhysicalRank;
 import dev.rsql.planner.physical.StreamPhysicalRel;
 import dev.rsql.planner.physical.StreamPhysicalSink;
 import dev.rsql.planner.physical.StreamPhysicalTableSourceScan;
@@ -234,6 +235,11 @@ public final class GraphTranslator {
         @Override
         public GraphBuilder.Stream visit(StreamPhysicalUpsertMaterialize materialize) {
             return translate(materialize.getInput()).upsertMaterialize(materialize.keys());
+        }
+
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalRank rank) {
+            return RankTranslation.rank(rank, translate(rank.getInput()), plan, settings);
         }
 
         /** A window table function: window columns appended to each row. */

@@ -11,13 +11,15 @@ import java.util.List;
 /**
  * Rewrites a converted plan into the shape the physical rules map 1:1 to operators: nested unions flattened,
  * expressions in join conditions (e.g. the CAST of an INT key compared with a BIGINT one) computed below the join so
- * that its keys are columns, filters and projections merged into calcs, no-op calcs removed.
+ * that its keys are columns, OVER expressions (ROW_NUMBER() OVER ...) computed by windows, filters and projections
+ * merged into calcs, no-op calcs removed.
  */
 public final class PlanOptimizer {
 
     private static final HepProgram PROGRAM = HepProgram.builder()
             .addMatchOrder(HepMatchOrder.BOTTOM_UP)
-            .addRuleCollection(List.of(CoreRules.UNION_MERGE, CoreRules.JOIN_PUSH_EXPRESSIONS, CoreRules.PROJECT_REMOVE))
+            .addRuleCollection(List.of(CoreRules.UNION_MERGE, CoreRules.JOIN_PUSH_EXPRESSIONS, CoreRules.PROJECT_REMOVE,
+                    CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW))
             .addRuleCollection(List.of(CoreRules.FILTER_TO_CALC, CoreRules.PROJECT_TO_CALC))
             .addRuleCollection(List.of(CoreRules.CALC_MERGE, CoreRules.CALC_REMOVE))
             .build();
