@@ -9,6 +9,7 @@ import dev.rsql.runtime.graph.ExchangeNode;
 import dev.rsql.runtime.graph.GraphNode;
 import dev.rsql.runtime.graph.GroupAggregateNode;
 import dev.rsql.runtime.graph.JobGraph;
+import dev.rsql.runtime.graph.DeduplicateNode;
 import dev.rsql.runtime.graph.JoinNode;
 import dev.rsql.runtime.graph.RankNode;
 import dev.rsql.runtime.graph.SinkNode;
@@ -28,6 +29,7 @@ import dev.rsql.runtime.operator.WindowAssignerOperator;
 import dev.rsql.runtime.operator.aggregate.GroupAggregateOperator;
 import dev.rsql.runtime.operator.aggregate.WindowAggregateOperator;
 import dev.rsql.runtime.operator.join.JoinOperator;
+import dev.rsql.runtime.operator.rank.DeduplicateOperator;
 import dev.rsql.runtime.operator.rank.RankOperator;
 
 import java.util.ArrayList;
@@ -178,6 +180,9 @@ final class TaskTopology {
             }
             if (node instanceof RankNode) {
                 return new RankOperator((RankNode) node, outputOf(node));
+            }
+            if (node instanceof DeduplicateNode) {
+                return new DeduplicateOperator((DeduplicateNode) node, outputOf(node));
             }
             if (node instanceof UpsertMaterializeNode) {
                 return new UpsertMaterializeOperator((UpsertMaterializeNode) node, outputOf(node));

@@ -233,6 +233,15 @@ public final class GraphBuilder {
                     outputRankNumber, appendOnlyInput, updateBefore, stateTtlMillis));
         }
 
+        /** Keeps the first or last row per key (see {@link DeduplicateNode}); partitioned by the key already. */
+        public Stream deduplicate(int[] keyFields, int timeField, boolean eventTime, boolean keepLast,
+                                  boolean updateBefore, long stateTtlMillis) {
+            String id = uniqueId("deduplicate-" + digest(node.id() + "|" + java.util.Arrays.toString(keyFields) + "|"
+                    + timeField + "|" + eventTime + "|" + keepLast));
+            return new Stream(new DeduplicateNode(id, node, keyFields, timeField, eventTime, keepLast, updateBefore,
+                    stateTtlMillis));
+        }
+
         public Stream union(Stream... others) {
             List<Stream> all = new ArrayList<>();
             all.add(this);

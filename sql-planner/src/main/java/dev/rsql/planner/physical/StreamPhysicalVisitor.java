@@ -27,5 +27,7 @@ public interface StreamPhysicalVisitor<R> {
 
     R visit(StreamPhysicalRank rank);
 
+    R visit(StreamPhysicalDeduplicate deduplicate);
+
     R visit(StreamPhysicalSink sink);
 }

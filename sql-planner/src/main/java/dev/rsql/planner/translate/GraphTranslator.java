@@ -12,6 +12,7 @@ import dev.rsql.planner.physical.PhysicalPlanner;
 import dev.rsql.planner.physical.RexFormatter;
 import dev.rsql.planner.physical.StreamPhysicalCalc;
 import dev.rsql.planner.physical.StreamPhysicalCorrelate;
+import dev.rsql.planner.physical.StreamPhysicalDeduplicate;
 import dev.rsql.planner.physical.StreamPhysicalExchange;
 import dev.rsql.planner.physical.StreamPhysicalGroupAggregate;
 import dev.rsql.planner.physical.StreamPhysicalJoin;
@@ -240,6 +241,11 @@ public final class GraphTranslator {
         @Override
         public GraphBuilder.Stream visit(StreamPhysicalRank rank) {
             return RankTranslation.rank(rank, translate(rank.getInput()), plan, settings);
+        }
+
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalDeduplicate deduplicate) {
+            return RankTranslation.deduplicate(deduplicate, translate(deduplicate.getInput()), plan, settings);
         }
 
         /** A window table function: window columns appended to each row. */

@@ -2,6 +2,7 @@ package dev.rsql.planner.translate;
 
 import dev.rsql.planner.calcite.TypeConverter;
 import dev.rsql.planner.physical.PhysicalPlan;
+import dev.rsql.planner.physical.StreamPhysicalDeduplicate;
 import dev.rsql.planner.physical.StreamPhysicalRank;
 import dev.rsql.runtime.graph.GraphBuilder;
 import dev.rsql.runtime.graph.RankNode;
@@ -22,6 +23,12 @@ final class RankTranslation {
         return input.rank(TypeConverter.toRowType(rank.getRowType()), rank.partitionKeys().toArray(),
                 order(rank.orderFields()), function, rank.rankStart(), rank.rankEnd(), rank.outputRankNumber(),
                 appendOnly, plan.mode(rank).hasUpdateBefore(), settings.stateTtlMillis());
+    }
+
+    static GraphBuilder.Stream deduplicate(StreamPhysicalDeduplicate d, GraphBuilder.Stream input, PhysicalPlan plan,
+                                           StreamSettings settings) {
+        return input.deduplicate(d.partitionKeys().toArray(), d.timeField(), d.eventTime(), d.keepLast(),
+                plan.mode(d).hasUpdateBefore(), settings.stateTtlMillis());
     }
 
     /** Calcite's collation as the runtime's sort order (NULLs first with ASC, last with DESC unless said). */

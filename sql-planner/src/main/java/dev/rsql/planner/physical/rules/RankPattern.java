@@ -1,5 +1,6 @@
 package dev.rsql.planner.physical.rules;
 
+import dev.rsql.planner.physical.Lineage;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelCollation;
 import org.apache.calcite.rel.RelFieldCollation;
@@ -64,9 +65,38 @@ public record RankPattern(LogicalWindow window, SqlKind function, ImmutableBitSe
         return false;
     }
 
-    /** A ROW_NUMBER keeping the first row of each partition, without the rank column: a deduplication. */
-    public boolean keepsOneRowUnranked() {
-        return function == SqlKind.ROW_NUMBER && rankStart == 1 && rankEnd == 1 && !rankReferenced;
+    /** A deduplication: which time field it orders by, of which kind, and whether it keeps the last row. */
+    public record Deduplication(int timeField, boolean eventTime, boolean keepLast) {
+    }
+
+    /**
+     * As Flink's canConvertToDeduplicate: ROW_NUMBER kept at 1 without the rank column, ordered by one time
+     * attribute; empty for any other TopN. Partitions by window columns are window deduplications, not this.
+     */
+    public Optional<Deduplication> deduplication() {
+        if (function != SqlKind.ROW_NUMBER || rankStart != 1 || rankEnd != 1 || rankReferenced
+                || order.getFieldCollations().size() != 1 || partitionsByWindow()) {
+            return Optional.empty();
+        }
+        RelFieldCollation f = order.getFieldCollations().get(0);
+        Lineage.Time time = Lineage.time(window.getInput(), f.getFieldIndex());
+        if (time == Lineage.Time.NONE) {
+            return Optional.empty();
+        }
+        return Optional.of(new Deduplication(f.getFieldIndex(), time == Lineage.Time.EVENT,
+                f.getDirection().isDescending()));
+    }
+
+    /** Whether the partition includes window_start and window_end of a window table function. */
+    public boolean partitionsByWindow() {
+        boolean start = false;
+        boolean end = false;
+        for (int k : partitionKeys) {
+            Lineage.WindowColumn c = Lineage.window(window.getInput(), k);
+            start |= c == Lineage.WindowColumn.START;
+            end |= c == Lineage.WindowColumn.END;
+        }
+        return start && end;
     }
 
     public static Optional<RankPattern> match(LogicalCalc calc) {
