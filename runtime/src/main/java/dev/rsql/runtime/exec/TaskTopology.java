@@ -18,6 +18,7 @@ import dev.rsql.runtime.graph.UpsertMaterializeNode;
 import dev.rsql.runtime.graph.WatermarkAssignerNode;
 import dev.rsql.runtime.graph.WindowAggregateNode;
 import dev.rsql.runtime.graph.WindowAssignerNode;
+import dev.rsql.runtime.graph.WindowRankNode;
 import dev.rsql.runtime.operator.CalcOperator;
 import dev.rsql.runtime.operator.CorrelateOperator;
 import dev.rsql.runtime.operator.Operator;
@@ -31,6 +32,7 @@ import dev.rsql.runtime.operator.aggregate.WindowAggregateOperator;
 import dev.rsql.runtime.operator.join.JoinOperator;
 import dev.rsql.runtime.operator.rank.DeduplicateOperator;
 import dev.rsql.runtime.operator.rank.RankOperator;
+import dev.rsql.runtime.operator.rank.WindowRankOperator;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -183,6 +185,9 @@ final class TaskTopology {
             }
             if (node instanceof DeduplicateNode) {
                 return new DeduplicateOperator((DeduplicateNode) node, outputOf(node));
+            }
+            if (node instanceof WindowRankNode) {
+                return new WindowRankOperator((WindowRankNode) node, outputOf(node));
             }
             if (node instanceof UpsertMaterializeNode) {
                 return new UpsertMaterializeOperator((UpsertMaterializeNode) node, outputOf(node));

@@ -242,6 +242,16 @@ public final class GraphBuilder {
                     stateTtlMillis));
         }
 
+        /** Window TopN over a stream already partitioned by the partition fields (see {@link WindowRankNode}). */
+        public Stream windowRank(RowType outputType, int[] partitionFields, RankNode.Order order,
+                                 RankNode.Function function, long rankStart, long rankEnd, boolean outputRankNumber,
+                                 int windowEndField) {
+            String id = uniqueId("window-rank-" + digest(node.id() + "|" + java.util.Arrays.toString(partitionFields)
+                    + "|" + order + "|" + function + "|" + rankStart + "|" + rankEnd + "|" + outputRankNumber));
+            return new Stream(new WindowRankNode(id, node, outputType, partitionFields, order, function, rankStart,
+                    rankEnd, outputRankNumber, windowEndField));
+        }
+
         public Stream union(Stream... others) {
             List<Stream> all = new ArrayList<>();
             all.add(this);

@@ -29,5 +29,7 @@ public interface StreamPhysicalVisitor<R> {
 
     R visit(StreamPhysicalDeduplicate deduplicate);
 
+    R visit(StreamPhysicalWindowRank rank);
+
     R visit(StreamPhysicalSink sink);
 }

@@ -25,6 +25,7 @@ import dev.rsql.planner.physical.StreamPhysicalUpsertMaterialize;
 import dev.rsql.planner.physical.StreamPhysicalVisitor;
 import dev.rsql.planner.physical.StreamPhysicalWatermarkAssigner;
 import dev.rsql.planner.physical.StreamPhysicalWindowAggregate;
+import dev.rsql.planner.physical.StreamPhysicalWindowRank;
 import dev.rsql.planner.physical.StreamPhysicalWindowTableFunction;
 import dev.rsql.runtime.aggregate.AggregateCall;
 import dev.rsql.runtime.graph.CalcFunction;
@@ -246,6 +247,11 @@ public final class GraphTranslator {
         @Override
         public GraphBuilder.Stream visit(StreamPhysicalDeduplicate deduplicate) {
             return RankTranslation.deduplicate(deduplicate, translate(deduplicate.getInput()), plan, settings);
+        }
+
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalWindowRank rank) {
+            return RankTranslation.windowRank(rank, translate(rank.getInput()));
         }
 
         /** A window table function: window columns appended to each row. */

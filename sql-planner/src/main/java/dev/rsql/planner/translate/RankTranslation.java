@@ -4,6 +4,7 @@ import dev.rsql.planner.calcite.TypeConverter;
 import dev.rsql.planner.physical.PhysicalPlan;
 import dev.rsql.planner.physical.StreamPhysicalDeduplicate;
 import dev.rsql.planner.physical.StreamPhysicalRank;
+import dev.rsql.planner.physical.StreamPhysicalWindowRank;
 import dev.rsql.runtime.graph.GraphBuilder;
 import dev.rsql.runtime.graph.RankNode;
 import org.apache.calcite.rel.RelFieldCollation;
@@ -29,6 +30,12 @@ final class RankTranslation {
                                            StreamSettings settings) {
         return input.deduplicate(d.partitionKeys().toArray(), d.timeField(), d.eventTime(), d.keepLast(),
                 plan.mode(d).hasUpdateBefore(), settings.stateTtlMillis());
+    }
+
+    static GraphBuilder.Stream windowRank(StreamPhysicalWindowRank rank, GraphBuilder.Stream input) {
+        return input.windowRank(TypeConverter.toRowType(rank.getRowType()), rank.partitionKeys().toArray(),
+                order(rank.orderFields()), RankNode.Function.valueOf(rank.function().name()), rank.rankStart(),
+                rank.rankEnd(), rank.outputRankNumber(), rank.windowEndField());
     }
 
     /** Calcite's collation as the runtime's sort order (NULLs first with ASC, last with DESC unless said). */

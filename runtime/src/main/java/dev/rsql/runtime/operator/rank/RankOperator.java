@@ -6,12 +6,9 @@ import dev.rsql.runtime.graph.RankNode;
 import dev.rsql.runtime.operator.Operator;
 import dev.rsql.runtime.operator.OperatorContext;
 import dev.rsql.runtime.operator.Output;
-import dev.rsql.runtime.state.CloseableIterator;
 import dev.rsql.runtime.state.KeyedValueState;
 import dev.rsql.runtime.state.Namespaces;
-import dev.rsql.runtime.state.OrderedKeyEncoder;
 import dev.rsql.runtime.state.RowSerializer;
-import dev.rsql.runtime.state.StateEntry;
 import dev.rsql.runtime.state.TimerService;
 import dev.rsql.runtime.types.DataType;
 
@@ -20,11 +17,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Runs a {@link RankNode}. A partition's rows are state entries of its key, one per distinct row, stored under the
- * namespace {@code sort key ‖ row} (the sort key encoded so that byte order is rank order): reading the key's entries
- * in order yields the rows by rank, and a change reads only up to the last rank of the range. The entry's value is
- * how many times the row is present and where the row starts in the namespace. A change compares the range's rows
- * before and after it and emits the difference. Over an insert-only input, rows ranked after the range are deleted as
+ * Runs a {@link RankNode}. A partition's rows are state entries of its key, one per distinct row, in rank order
+ * ({@link SortedRows}). A change compares the range's rows before and after it and emits the difference. Over an insert-only input, rows ranked after the range are deleted as
  * they fall out (they cannot come back); a row that ranks after a full range is dropped unread. A retraction of a row
  * that is not there (expired) is ignored. With a state TTL, a partition untouched for that long is forgotten.
  */
@@ -32,21 +26,12 @@ public final class RankOperator implements Operator {
 
     private static final Object[] NO_ROW = null;
 
-    private record Ranked(Object[] row, long rank) {
-    }
-
-    /** The rows of the range, and what decides whether a new row can enter it. */
-    private record Top(List<Ranked> rows, byte[] lastSortKey, boolean full) {
-    }
-
     private final RankNode node;
     private final Output output;
     private final int[] partitionFields;
     private final RowSerializer keySerializer;
-    private final RowSerializer rowSerializer;
-    private final OrderedKeyEncoder sortKey;
     private final long ttl;
-    private KeyedValueState<Object[]> rows;
+    private SortedRows rows;
     private KeyedValueState<Object[]> touched;
     private TimerService timers;
     private OperatorContext context;
@@ -56,10 +41,6 @@ public final class RankOperator implements Operator {
         this.output = output;
         this.partitionFields = node.partitionFields();
         this.keySerializer = RowSerializer.forKeys(node.input().outputType(), partitionFields);
-        this.rowSerializer = RowSerializer.of(node.input().outputType());
-        RankNode.Order order = node.order();
-        this.sortKey = new OrderedKeyEncoder(node.input().outputType().types(), order.fields(), order.descending(),
-                order.nullsFirst());
         this.ttl = node.stateTtlMillis();
     }
 
@@ -67,7 +48,8 @@ public final class RankOperator implements Operator {
     public void open(OperatorContext context) {
         this.context = context;
         DataType bigint = DataType.of(DataType.Kind.BIGINT).notNull();
-        rows = context.stateBackend().valueState(node.id(), "rows", new RowSerializer(List.of(bigint, bigint)));
+        rows = new SortedRows(context.stateBackend(), node.id(), node.input().outputType(), node.order(),
+                node.function(), node.rankStart(), node.rankEnd());
         touched = context.stateBackend().valueState(node.id(), "touched", new RowSerializer(List.of(bigint)));
         timers = context.stateBackend().timerService(node.id());
         if (ttl > 0) {
@@ -90,86 +72,23 @@ public final class RankOperator implements Operator {
                 forget(key);  // expired, though its timer has not fired yet
             }
         }
-        byte[] sort = sortKey.encode(in);
-        byte[] rowBytes = rowSerializer.serialize(in);
-        byte[] namespace = Arrays.copyOf(sort, sort.length + rowBytes.length);
-        System.arraycopy(rowBytes, 0, namespace, sort.length, rowBytes.length);
-        Object[] stored = rows.get(key, namespace);
-        boolean accumulate = row.kind().isAccumulate();
-        if (!accumulate && stored == null) {
-            return;  // taking back a row that is not there (expired): nothing to do
-        }
-        Top before = top(key, false);
-        boolean outside = before.full() && Arrays.compareUnsigned(sort, before.lastSortKey()) > 0;
+        byte[] sort = rows.groupAndSortKey(Namespaces.EMPTY, in);
+        SortedRows.Top before = rows.top(key, Namespaces.EMPTY, false);
+        boolean outside = before.after(sort);
         if (outside && node.appendOnlyInput()) {
             return;  // ranks after a full range, where it stays: rows only ever arrive
         }
-        long count = stored == null ? 0 : (Long) stored[0];
-        count += accumulate ? 1 : -1;
-        if (count == 0) {
-            rows.remove(key, namespace);
-        } else {
-            rows.put(key, namespace, new Object[] {count, (long) sort.length});
+        if (!rows.change(key, sort, in, row.kind().isAccumulate() ? 1 : -1)) {
+            return;  // taking back a row that is not there (expired): nothing to do
         }
         touch(key, now);
         if (outside) {
             return;  // the range's rows are unchanged
         }
-        emitChanges(before.rows(), top(key, node.appendOnlyInput()).rows());
+        emitChanges(before.rows(), rows.top(key, Namespaces.EMPTY, node.appendOnlyInput()).rows());
     }
 
-    /**
-     * The partition's rows ranked within the range, read in rank order up to the first row after it; with
-     * {@code prune}, the rows after the range are deleted.
-     */
-    private Top top(byte[] key, boolean prune) {
-        List<Ranked> result = new ArrayList<>();
-        List<byte[]> after = new ArrayList<>();
-        long position = 0;
-        long rank = 0;
-        byte[] previous = null;
-        int previousLength = 0;
-        try (CloseableIterator<StateEntry<Object[]>> it = rows.entries(key)) {
-            while (it.hasNext()) {
-                StateEntry<Object[]> e = it.next();
-                byte[] ns = e.namespace();
-                long count = (Long) e.value()[0];
-                int length = ((Long) e.value()[1]).intValue();
-                boolean newSortKey = previous == null
-                        || !Arrays.equals(previous, 0, previousLength, ns, 0, length);
-                long first = switch (node.function()) {
-                    case ROW_NUMBER -> position + 1;
-                    case RANK -> newSortKey ? position + 1 : rank;
-                    case DENSE_RANK -> newSortKey ? rank + 1 : rank;
-                };
-                if (first > node.rankEnd()) {
-                    if (!prune) {
-                        break;
-                    }
-                    after.add(ns);
-                    continue;
-                }
-                Object[] row = rowSerializer.deserialize(Arrays.copyOfRange(ns, length, ns.length));
-                for (long i = 0; i < count; i++) {
-                    rank = node.function() == RankNode.Function.ROW_NUMBER ? first + i : first;
-                    if (rank >= node.rankStart() && rank <= node.rankEnd()) {
-                        result.add(new Ranked(row, rank));
-                    }
-                }
-                position += count;
-                previous = ns;
-                previousLength = length;
-            }
-        }
-        for (byte[] ns : after) {
-            rows.remove(key, ns);
-        }
-        long reached = node.function() == RankNode.Function.DENSE_RANK ? rank : position;
-        byte[] last = previous == null ? null : Arrays.copyOf(previous, previousLength);
-        return new Top(result, last, reached >= node.rankEnd());
-    }
-
-    private void emitChanges(List<Ranked> before, List<Ranked> after) throws Exception {
+    private void emitChanges(List<SortedRows.Ranked> before, List<SortedRows.Ranked> after) throws Exception {
         if (node.singleRow() || node.outputRankNumber() && node.function() == RankNode.Function.ROW_NUMBER) {
             // One row per position: a position whose row changes is an update of it.
             for (long r = node.rankStart(); r <= node.rankEnd(); r++) {
@@ -191,9 +110,9 @@ public final class RankOperator implements Operator {
             }
             return;
         }
-        List<Ranked> added = new ArrayList<>(after);
-        List<Ranked> removed = new ArrayList<>();
-        for (Ranked b : before) {
+        List<SortedRows.Ranked> added = new ArrayList<>(after);
+        List<SortedRows.Ranked> removed = new ArrayList<>();
+        for (SortedRows.Ranked b : before) {
             int at = indexOf(added, b);
             if (at >= 0) {
                 added.remove(at);
@@ -201,17 +120,17 @@ public final class RankOperator implements Operator {
                 removed.add(b);
             }
         }
-        for (Ranked r : removed) {
+        for (SortedRows.Ranked r : removed) {
             output.emit(new Row(RowKind.DELETE, out(r.row(), r.rank())));
         }
-        for (Ranked r : added) {
+        for (SortedRows.Ranked r : added) {
             output.emit(new Row(RowKind.INSERT, out(r.row(), r.rank())));
         }
     }
 
-    private int indexOf(List<Ranked> list, Ranked r) {
+    private int indexOf(List<SortedRows.Ranked> list, SortedRows.Ranked r) {
         for (int i = 0; i < list.size(); i++) {
-            Ranked x = list.get(i);
+            SortedRows.Ranked x = list.get(i);
             if ((!node.outputRankNumber() || x.rank() == r.rank()) && Arrays.deepEquals(x.row(), r.row())) {
                 return i;
             }
@@ -219,8 +138,8 @@ public final class RankOperator implements Operator {
         return -1;
     }
 
-    private static Object[] at(List<Ranked> rows, long rank) {
-        for (Ranked r : rows) {
+    private static Object[] at(List<SortedRows.Ranked> rows, long rank) {
+        for (SortedRows.Ranked r : rows) {
             if (r.rank() == rank) {
                 return r.row();
             }
@@ -229,12 +148,7 @@ public final class RankOperator implements Operator {
     }
 
     private Object[] out(Object[] row, long rank) {
-        if (!node.outputRankNumber()) {
-            return row;
-        }
-        Object[] out = Arrays.copyOf(row, row.length + 1);
-        out[row.length] = rank;
-        return out;
+        return SortedRows.withRank(row, rank, node.outputRankNumber());
     }
 
     private void touch(byte[] key, long now) {
@@ -250,13 +164,7 @@ public final class RankOperator implements Operator {
     }
 
     private void forget(byte[] key) {
-        List<byte[]> namespaces = new ArrayList<>();
-        try (CloseableIterator<StateEntry<Object[]>> it = rows.entries(key)) {
-            it.forEachRemaining(e -> namespaces.add(e.namespace()));
-        }
-        for (byte[] ns : namespaces) {
-            rows.remove(key, ns);
-        }
+        rows.clear(key, Namespaces.EMPTY);
         touched.remove(key, Namespaces.EMPTY);
     }
 

@@ -5,6 +5,7 @@ import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelCollation;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.logical.LogicalCalc;
 import org.apache.calcite.rel.logical.LogicalWindow;
@@ -85,6 +86,25 @@ public record RankPattern(LogicalWindow window, SqlKind function, ImmutableBitSe
         }
         return Optional.of(new Deduplication(f.getFieldIndex(), time == Lineage.Time.EVENT,
                 f.getDirection().isDescending()));
+    }
+
+    /**
+     * The partition field that is window_end of an event-time window table function whose window_start is
+     * partitioned by too (a window TopN), or -1.
+     */
+    public int windowEnd() {
+        if (!partitionsByWindow()) {
+            return -1;
+        }
+        for (int k : partitionKeys) {
+            if (Lineage.window(window.getInput(), k) == Lineage.WindowColumn.END) {
+                TableFunctionScan scan = Lineage.windowScan(window.getInput(), k);
+                if (scan != null && Lineage.time(scan.getInput(0), Lineage.timeField(scan)) == Lineage.Time.EVENT) {
+                    return k;
+                }
+            }
+        }
+        return -1;
     }
 
     /** Whether the partition includes window_start and window_end of a window table function. */
