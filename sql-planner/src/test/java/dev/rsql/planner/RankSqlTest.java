@@ -1,6 +1,8 @@
 package dev.rsql.planner;
 
 import dev.rsql.runtime.data.Row;
+import dev.rsql.runtime.graph.RankNode;
+import dev.rsql.runtime.graph.WindowRankNode;
 import dev.rsql.runtime.testing.ValuesSourceFactory;
 import org.junit.jupiter.api.Test;
 
@@ -167,5 +169,43 @@ class RankSqlTest {
         assertEquals(ranked(finalGroups, "ROW_NUMBER", 1, 2, false), Changelog.materialize(out.get("plain")));
         assertEquals(expected.stream().map(x -> x.substring(0, x.lastIndexOf('|'))).sorted()
                 .collect(Collectors.toList()), Changelog.materialize(out.get("plain")));
+    }
+
+    /**
+     * The strategy and changelog follow the input: append-only TopN over inserts, retract TopN over an updating
+     * input; with the row number, updates keyed by (partition, rn); without it, inserts and deletes; deduplication
+     * and window TopN as Flink plans them. The state TTL reaches the operator.
+     */
+    @Test
+    void planShowsStrategyChangelogAndUpsertKeys() {
+        String ddl = "SET 'table.exec.state.ttl' = '1 h';\n"
+                + "CREATE TABLE ev (k INT, x BIGINT, ts TIMESTAMP(3), p AS PROCTIME(), WATERMARK FOR ts AS"
+                + " withOffset(ts, 1000)) WITH (type = 'values', id = 'none');\n"
+                + sink("o", "k INT, x BIGINT, rn BIGINT, PRIMARY KEY (k, rn) NOT ENFORCED") + sink("r", "k INT, x BIGINT")
+                + sink("d", "k INT, x BIGINT") + sink("w", "ws TIMESTAMP(3), k INT, x BIGINT");
+        String top = " FROM (SELECT k, x, ROW_NUMBER() OVER (PARTITION BY k ORDER BY x DESC) AS rn FROM %s) t"
+                + " WHERE rn <= 2;\n";
+        PlannedJob job = new ScriptPlanner(PlannerContext.defaults()).plan("t", (ddl
+                + "INSERT INTO o SELECT k, x, rn" + String.format(top, "ev")
+                + "INSERT INTO r SELECT k, x" + String.format(top, "(SELECT k, SUM(x) AS x FROM ev GROUP BY k)")
+                + "INSERT INTO d SELECT k, x FROM (SELECT k, x, ROW_NUMBER() OVER (PARTITION BY k ORDER BY p) AS rn"
+                + " FROM ev) t WHERE rn = 1;\n"
+                + "INSERT INTO w SELECT window_start, k, x FROM (SELECT window_start, window_end, k, x, ROW_NUMBER()"
+                + " OVER (PARTITION BY window_start, window_end, k ORDER BY ts DESC) AS rn FROM TABLE(TUMBLE(TABLE ev,"
+                + " DESCRIPTOR(ts), INTERVAL '1' MINUTE))) t WHERE rn = 1;\n").replace("${RUN}", "plan"));
+        List<RankNode> ranks = ScriptPlannerTest.nodes(job.graph(), RankNode.class);
+        assertEquals(List.of(true, false), ranks.stream().map(RankNode::appendOnlyInput).toList());
+        assertEquals(3_600_000L, ranks.get(0).stateTtlMillis());
+        String appendTop = job.physicalPlans().get(0);
+        assertTrue(appendTop.contains("Rank(rankType=ROW_NUMBER, rankRange=[rankStart=1, rankEnd=2], partitionBy=[k],"
+                + " orderBy=[x DESC]"), appendTop);
+        assertTrue(appendTop.contains("$watermark, rn]) changelogMode=[I,UA] upsertKeys=[[k, rn]]"), appendTop);
+        assertTrue(job.physicalPlans().get(1).contains("select=[k, x]) changelogMode=[I,D] upsertKeys=[[k]]\n"
+                + "    Exchange(distribution=[hash[k]]) changelogMode=[I,UB,UA]"), job.physicalPlans().get(1));
+        assertTrue(job.physicalPlans().get(2).contains("Deduplicate(keep=[FirstRow], key=[k], order=[PROCTIME])"
+                + " changelogMode=[I] upsertKeys=[[k]]"), job.physicalPlans().get(2));
+        assertTrue(job.physicalPlans().get(3).contains("WindowRank(rankType=ROW_NUMBER, rankRange=[rankStart=1,"
+                + " rankEnd=1]"), job.physicalPlans().get(3));
+        assertEquals(1, ScriptPlannerTest.nodes(job.graph(), WindowRankNode.class).size());
     }
 }
