@@ -24,7 +24,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * an 8-queue topic, instances are killed with {@code kill -9} and started again with the same id, and the job is
  * scaled from 3 instances to 2 (graceful stop) and back to 3; then the keyed counts must be exact
  * ({@link KeyedCountJob}): every (key, window) emitted exactly once with its count, every key's running count exactly
- * 1..n — nothing lost, nothing doubled, whichever instance counted what and wherever the kills landed.
+ * 1..n — nothing lost, nothing doubled, whichever instance counted what and wherever the kills landed. The same job
+ * also joins two keyed streams and keeps a TopN over updating counts ({@link RelationalChaosJobs}), whose results must
+ * be exact too.
  *
  * <p>The seed draws the events (keys, queues, jitter), the moments of the kills, stops and starts (in events produced
  * and in how far the output lags behind when they happen) and the victims. The default suite runs three seeds with
@@ -96,6 +98,7 @@ class DistributedChaosTest {
         String name = "chaos" + seed;
         KeyedCountJob job = new KeyedCountJob(TestBroker.of(RocketMqTestSupport.broker()), dir, name, seed, eventCount, KEYS,
                 STEP_MS);
+        RelationalChaosJobs relational = new RelationalChaosJobs(TestBroker.of(RocketMqTestSupport.broker()), job);
         Path logDir = DistributedInstancesTest.logDir("chaos-" + seed);
         JobInstances instances = new JobInstances(dir, logDir, job.script,
                 DistributedInstancesTest.instanceSettings(RocketMqTestSupport.namesrv(), SHUFFLE_QUEUES));
@@ -107,6 +110,7 @@ class DistributedChaosTest {
                 instances.start(id);
             }
             job.startReaders();
+            relational.startReaders();
             job.await(instances, SHUFFLE_QUEUES, "the first counts", Duration.ofSeconds(120),
                     () -> job.totalRows() > 0);
             String killed = null;
@@ -167,6 +171,10 @@ class DistributedChaosTest {
             job.settle(instances);
             event(timeline, started, job, "no open transactions");
             job.assertExactlyOnce(instances, "after the chaos");
+            relational.awaitSettled(instances, Duration.ofSeconds(120));
+            relational.assertExactlyOnce("after the chaos");
+            event(timeline, started, job, "join and TopN exact: " + relational.expectedJoined + ", top "
+                    + relational.top);
             assertTrue(instances.countLogLines("restored checkpoint") > 0, "no task restored a checkpoint");
 
             for (String id : instances.runningIds()) {
@@ -174,6 +182,8 @@ class DistributedChaosTest {
             }
             job.drain();
             job.assertExactlyOnce(instances, "after the graceful stop of every instance");
+            relational.drain();
+            relational.assertExactlyOnce("after the graceful stop of every instance");
             event(timeline, started, job, String.format("exact: %d windows, %d counts; %d restores, %d broker checks"
                             + " answered ROLLBACK, %d COMMIT; %d error lines in the logs",
                     job.expectedWindows.size(), job.totalRows(), instances.countLogLines("restored checkpoint"),
@@ -185,6 +195,7 @@ class DistributedChaosTest {
             throw t;
         } finally {
             instances.close();
+            relational.close();
             job.close();
             String summary = String.join("\n", timeline) + "\n";
             System.out.print(summary);

@@ -9,14 +9,17 @@ import dev.rsql.runtime.graph.ExchangeNode;
 import dev.rsql.runtime.graph.GraphNode;
 import dev.rsql.runtime.graph.GroupAggregateNode;
 import dev.rsql.runtime.graph.JobGraph;
+import dev.rsql.runtime.graph.DeduplicateNode;
 import dev.rsql.runtime.graph.JoinNode;
 import dev.rsql.runtime.graph.OverAggregateNode;
+import dev.rsql.runtime.graph.RankNode;
 import dev.rsql.runtime.graph.SinkNode;
 import dev.rsql.runtime.graph.UnionNode;
 import dev.rsql.runtime.graph.UpsertMaterializeNode;
 import dev.rsql.runtime.graph.WatermarkAssignerNode;
 import dev.rsql.runtime.graph.WindowAggregateNode;
 import dev.rsql.runtime.graph.WindowAssignerNode;
+import dev.rsql.runtime.graph.WindowRankNode;
 import dev.rsql.runtime.operator.CalcOperator;
 import dev.rsql.runtime.operator.CorrelateOperator;
 import dev.rsql.runtime.operator.Operator;
@@ -29,6 +32,9 @@ import dev.rsql.runtime.operator.aggregate.GroupAggregateOperator;
 import dev.rsql.runtime.operator.aggregate.OverAggregateOperator;
 import dev.rsql.runtime.operator.aggregate.WindowAggregateOperator;
 import dev.rsql.runtime.operator.join.JoinOperator;
+import dev.rsql.runtime.operator.rank.DeduplicateOperator;
+import dev.rsql.runtime.operator.rank.RankOperator;
+import dev.rsql.runtime.operator.rank.WindowRankOperator;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -178,6 +184,15 @@ final class TaskTopology {
             }
             if (node instanceof OverAggregateNode) {
                 return new OverAggregateOperator((OverAggregateNode) node, outputOf(node));
+            }
+            if (node instanceof RankNode) {
+                return new RankOperator((RankNode) node, outputOf(node));
+            }
+            if (node instanceof DeduplicateNode) {
+                return new DeduplicateOperator((DeduplicateNode) node, outputOf(node));
+            }
+            if (node instanceof WindowRankNode) {
+                return new WindowRankOperator((WindowRankNode) node, outputOf(node));
             }
             if (node instanceof UpsertMaterializeNode) {
                 return new UpsertMaterializeOperator((UpsertMaterializeNode) node, outputOf(node));

@@ -237,6 +237,35 @@ public final class GraphBuilder {
                     aggregates, outputType, stateTtlMillis, lateDataTable));
         }
 
+        /** TopN over a stream already partitioned by the partition fields (see {@link RankNode}). */
+        public Stream rank(RowType outputType, int[] partitionFields, RankNode.Order order, RankNode.Function function,
+                           long rankStart, long rankEnd, boolean outputRankNumber, boolean appendOnlyInput,
+                           boolean updateBefore, long stateTtlMillis) {
+            String id = uniqueId("rank-" + digest(node.id() + "|" + java.util.Arrays.toString(partitionFields) + "|"
+                    + order + "|" + function + "|" + rankStart + "|" + rankEnd + "|" + outputRankNumber));
+            return new Stream(new RankNode(id, node, outputType, partitionFields, order, function, rankStart, rankEnd,
+                    outputRankNumber, appendOnlyInput, updateBefore, stateTtlMillis));
+        }
+
+        /** Keeps the first or last row per key (see {@link DeduplicateNode}); partitioned by the key already. */
+        public Stream deduplicate(int[] keyFields, int timeField, boolean eventTime, boolean keepLast,
+                                  boolean updateBefore, long stateTtlMillis) {
+            String id = uniqueId("deduplicate-" + digest(node.id() + "|" + java.util.Arrays.toString(keyFields) + "|"
+                    + timeField + "|" + eventTime + "|" + keepLast));
+            return new Stream(new DeduplicateNode(id, node, keyFields, timeField, eventTime, keepLast, updateBefore,
+                    stateTtlMillis));
+        }
+
+        /** Window TopN over a stream already partitioned by the partition fields (see {@link WindowRankNode}). */
+        public Stream windowRank(RowType outputType, int[] partitionFields, RankNode.Order order,
+                                 RankNode.Function function, long rankStart, long rankEnd, boolean outputRankNumber,
+                                 int windowEndField) {
+            String id = uniqueId("window-rank-" + digest(node.id() + "|" + java.util.Arrays.toString(partitionFields)
+                    + "|" + order + "|" + function + "|" + rankStart + "|" + rankEnd + "|" + outputRankNumber));
+            return new Stream(new WindowRankNode(id, node, outputType, partitionFields, order, function, rankStart,
+                    rankEnd, outputRankNumber, windowEndField));
+        }
+
         public Stream union(Stream... others) {
             List<Stream> all = new ArrayList<>();
             all.add(this);

@@ -25,6 +25,12 @@ public interface StreamPhysicalVisitor<R> {
 
     R visit(StreamPhysicalUpsertMaterialize materialize);
 
+    R visit(StreamPhysicalRank rank);
+
+    R visit(StreamPhysicalDeduplicate deduplicate);
+
+    R visit(StreamPhysicalWindowRank rank);
+
     R visit(StreamPhysicalSink sink);
 
     R visit(StreamPhysicalOverAggregate over);

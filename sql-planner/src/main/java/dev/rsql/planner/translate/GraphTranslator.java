@@ -12,10 +12,12 @@ import dev.rsql.planner.physical.PhysicalPlanner;
 import dev.rsql.planner.physical.RexFormatter;
 import dev.rsql.planner.physical.StreamPhysicalCalc;
 import dev.rsql.planner.physical.StreamPhysicalCorrelate;
+import dev.rsql.planner.physical.StreamPhysicalDeduplicate;
 import dev.rsql.planner.physical.StreamPhysicalExchange;
 import dev.rsql.planner.physical.StreamPhysicalGroupAggregate;
 import dev.rsql.planner.physical.StreamPhysicalJoin;
 import dev.rsql.planner.physical.StreamPhysicalOverAggregate;
+import dev.rsql.planner.physical.StreamPhysicalRank;
 import dev.rsql.planner.physical.StreamPhysicalRel;
 import dev.rsql.planner.physical.StreamPhysicalSink;
 import dev.rsql.planner.physical.StreamPhysicalTableSourceScan;
@@ -24,6 +26,7 @@ import dev.rsql.planner.physical.StreamPhysicalUpsertMaterialize;
 import dev.rsql.planner.physical.StreamPhysicalVisitor;
 import dev.rsql.planner.physical.StreamPhysicalWatermarkAssigner;
 import dev.rsql.planner.physical.StreamPhysicalWindowAggregate;
+import dev.rsql.planner.physical.StreamPhysicalWindowRank;
 import dev.rsql.planner.physical.StreamPhysicalWindowTableFunction;
 import dev.rsql.runtime.aggregate.AggregateCall;
 import dev.rsql.runtime.graph.CalcFunction;
@@ -236,6 +239,21 @@ public final class GraphTranslator {
         @Override
         public GraphBuilder.Stream visit(StreamPhysicalUpsertMaterialize materialize) {
             return translate(materialize.getInput()).upsertMaterialize(materialize.keys());
+        }
+
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalRank rank) {
+            return RankTranslation.rank(rank, translate(rank.getInput()), plan, settings);
+        }
+
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalDeduplicate deduplicate) {
+            return RankTranslation.deduplicate(deduplicate, translate(deduplicate.getInput()), plan, settings);
+        }
+
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalWindowRank rank) {
+            return RankTranslation.windowRank(rank, translate(rank.getInput()));
         }
 
         /** A window table function: window columns appended to each row. */

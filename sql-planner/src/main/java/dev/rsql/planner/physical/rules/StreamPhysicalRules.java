@@ -9,6 +9,9 @@ public final class StreamPhysicalRules {
 
     public static final RelOptRule TABLE_SOURCE_SCAN = StreamPhysicalTableSourceScanRule.DEFAULT.toRule();
     public static final RelOptRule WATERMARK_ASSIGNER = StreamPhysicalWatermarkAssignerRule.DEFAULT.toRule();
+    public static final RelOptRule WINDOW_RANK = StreamPhysicalWindowRankRule.DEFAULT.toRule();
+    public static final RelOptRule DEDUPLICATE = StreamPhysicalDeduplicateRule.DEFAULT.toRule();
+    public static final RelOptRule RANK = StreamPhysicalRankRule.DEFAULT.toRule();
     public static final RelOptRule CALC = StreamPhysicalCalcRule.DEFAULT.toRule();
     public static final RelOptRule UNION = StreamPhysicalUnionRule.DEFAULT.toRule();
     public static final RelOptRule WINDOW_TABLE_FUNCTION = StreamPhysicalWindowTableFunctionRule.DEFAULT.toRule();
@@ -20,8 +23,8 @@ public final class StreamPhysicalRules {
     public static final RelOptRule SINK = StreamPhysicalSinkRule.DEFAULT.toRule();
     public static final RelOptRule OVER_AGGREGATE = StreamPhysicalOverAggregateRule.DEFAULT.toRule();
 
-    /** Every rule, for the physical phase. */
-    public static final List<RelOptRule> ALL = List.of(TABLE_SOURCE_SCAN, WATERMARK_ASSIGNER, CALC, UNION,
+    /** Every rule, for the physical phase (a rule matching a calc over a window before the calc rule). */
+    public static final List<RelOptRule> ALL = List.of(TABLE_SOURCE_SCAN, WATERMARK_ASSIGNER, WINDOW_RANK, DEDUPLICATE, RANK, CALC, UNION,
             WINDOW_TABLE_FUNCTION, GROUP_AGGREGATE, WINDOW_AGGREGATE, CORRELATE, TABLE_FUNCTION_JOIN, JOIN,
             SINK, OVER_AGGREGATE);
 
