@@ -25,5 +25,11 @@ public interface StreamPhysicalVisitor<R> {
 
     R visit(StreamPhysicalUpsertMaterialize materialize);
 
+    R visit(StreamPhysicalIntervalJoin join);
+
+    R visit(StreamPhysicalWindowJoin join);
+
+    R visit(StreamPhysicalTemporalJoin join);
+
     R visit(StreamPhysicalSink sink);
 }

@@ -18,11 +18,14 @@ public final class StreamPhysicalRules {
     public static final RelOptRule TABLE_FUNCTION_JOIN = StreamPhysicalTableFunctionJoinRule.DEFAULT.toRule();
     public static final RelOptRule JOIN = StreamPhysicalJoinRule.DEFAULT.toRule();
     public static final RelOptRule SINK = StreamPhysicalSinkRule.DEFAULT.toRule();
+    public static final RelOptRule INTERVAL_JOIN = StreamPhysicalIntervalJoinRule.DEFAULT.toRule();
+    public static final RelOptRule WINDOW_JOIN = StreamPhysicalWindowJoinRule.DEFAULT.toRule();
+    public static final RelOptRule TEMPORAL_JOIN = StreamPhysicalTemporalJoinRule.DEFAULT.toRule();
 
     /** Every rule, for the physical phase. */
     public static final List<RelOptRule> ALL = List.of(TABLE_SOURCE_SCAN, WATERMARK_ASSIGNER, CALC, UNION,
-            WINDOW_TABLE_FUNCTION, GROUP_AGGREGATE, WINDOW_AGGREGATE, CORRELATE, TABLE_FUNCTION_JOIN, JOIN,
-            SINK);
+            WINDOW_TABLE_FUNCTION, GROUP_AGGREGATE, WINDOW_AGGREGATE, TEMPORAL_JOIN, CORRELATE, TABLE_FUNCTION_JOIN,
+            INTERVAL_JOIN, WINDOW_JOIN, JOIN, SINK);
 
     private StreamPhysicalRules() {
     }
