@@ -7,6 +7,7 @@ import dev.rsql.runtime.graph.IntervalJoinNode;
 import dev.rsql.runtime.testing.ValuesSourceFactory;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -45,8 +46,11 @@ class IntervalJoinSqlTest {
         // Strict bounds, written as a pair of comparisons the other way round.
         script.append(sink("strict", COLUMNS)).append("INSERT INTO strict SELECT a.k, a.id, b.k, b.id FROM a JOIN b")
                 .append(" ON a.k = b.k AND a.ts > b.ts AND b.ts + INTERVAL '3' SECOND > a.ts;\n");
+        // No equal keys: every row in one partition.
+        script.append(sink("nokey", COLUMNS)).append("INSERT INTO nokey SELECT a.k, a.id, b.k, b.id FROM a LEFT JOIN b")
+                .append(" ON a.ts BETWEEN b.ts - INTERVAL '0.1' SECOND AND b.ts AND a.k < b.k;\n");
         Map<String, List<Row>> out = run(script.toString(), "inner_out", "left_out", "right_out", "full_out",
-                "strict");
+                "strict", "nokey");
         java.util.function.BiPredicate<Timed, Timed> within = (x, y) -> y.ts() >= x.ts() - 1000
                 && y.ts() <= x.ts() + 2000 && x.id() % 5 != y.id() % 5;
         List<String> inner = join(all(a), all(b), within, false, false);
@@ -58,6 +62,18 @@ class IntervalJoinSqlTest {
         assertEquals(join(all(a), all(b), within, true, true), Changelog.materialize(out.get("full_out")));
         assertEquals(join(all(a), all(b), (x, y) -> x.ts() > y.ts() && x.ts() < y.ts() + 3000, false, false),
                 Changelog.materialize(out.get("strict")));
+        List<String> nokey = new ArrayList<>();
+        for (Timed x : all(a)) {
+            List<Timed> matches = all(b).stream().filter(y -> x.ts() >= y.ts() - 100 && x.ts() <= y.ts()
+                    && x.k() != null && y.k() != null && x.k() < y.k()).toList();
+            matches.forEach(y -> nokey.add(RandomEvents.text(x.k(), x.id(), y.k(), y.id())));
+            if (matches.isEmpty()) {
+                nokey.add(RandomEvents.text(x.k(), x.id(), null, null));
+            }
+        }
+        nokey.sort(null);
+        assertTrue(nokey.stream().filter(x -> !x.endsWith("null")).count() > 50, "matches without keys");
+        assertEquals(nokey, Changelog.materialize(out.get("nokey")));
         out.values().forEach(rows -> assertTrue(rows.stream().allMatch(x -> x.kind().isAccumulate()),
                 "insert-only output"));
     }

@@ -127,14 +127,16 @@ class TemporalJoinSqlTest {
     @Test
     void explainShowsTheTemporalJoinAndWhatCannotRunIsRefused() {
         String ddl = table("o", List.of(List.of()), ", p AS PROCTIME()") + table("r", List.of(List.of()), VERSIONED)
-                + table("plain", List.of(List.of()), "") + "CREATE TABLE joined (" + COLUMNS + ") WITH (type = 'collect');\n";
+                + table("plain", List.of(List.of()), "")
+                + "CREATE TABLE joined (" + COLUMNS + ") WITH (type = 'collect');\n";
         String join = "INSERT INTO joined SELECT o.k, o.id, r.k, r.id FROM o LEFT JOIN r FOR SYSTEM_TIME AS OF o.ts"
                 + " ON o.k = r.k";
         String plan = new ScriptPlanner(PlannerContext.defaults()).plan("t", ddl + join).physicalPlans().get(0);
         assertTrue(plan.contains("TemporalJoin(joinType=[left], leftKeys=[k], rightKeys=[k], period=[ts])"
                 + " changelogMode=[I]"), plan);
-        assertRefused(ddl + join.replace("JOIN r FOR SYSTEM_TIME AS OF o.ts", "JOIN plain FOR SYSTEM_TIME AS OF o.ts AS r"), "line 5, column 1: an event-time temporal join"
-                + " needs a versioned table: plain has no PRIMARY KEY");
+        assertRefused(ddl + join.replace("JOIN r FOR SYSTEM_TIME AS OF o.ts",
+                        "JOIN plain FOR SYSTEM_TIME AS OF o.ts AS r"),
+                "line 5, column 1: an event-time temporal join needs a versioned table: plain has no PRIMARY KEY");
         assertRefused(ddl + join.replace("o.k = r.k", "o.id = r.id"), "must join on the primary key of the versioned"
                 + " table r: ON has no equality on k");
         assertRefused(ddl + join.replace("AS OF o.ts", "AS OF o.p"), "FOR SYSTEM_TIME AS OF a processing-time"

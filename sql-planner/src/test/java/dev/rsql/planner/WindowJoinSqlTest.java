@@ -90,8 +90,11 @@ class WindowJoinSqlTest {
             script.append(sink(type + "_out", COLUMNS)).append(query(type + "_out", type, tumble));
         }
         script.append(sink("hop_out", COLUMNS)).append(query("hop_out", "full", hop));
+        String cumulate = "CUMULATE(TABLE $t, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND)";
+        script.append(sink("cumulate_out", COLUMNS)).append(query("cumulate_out", "inner", cumulate)
+                .replace("L.window_start,", "L.window_end,").replace("R.window_start, R.k", "R.window_end, R.k"));
         Map<String, List<Row>> out = run(script.toString(), "inner_out", "left_out", "right_out", "full_out",
-                "hop_out");
+                "hop_out", "cumulate_out");
         Function<Long, List<Long>> tumbling = ts -> List.of(ts - Math.floorMod(ts, 5000L));
         Function<Long, List<Long>> hopping = ts -> {
             long last = ts - Math.floorMod(ts, 2000L);
@@ -104,6 +107,19 @@ class WindowJoinSqlTest {
         assertEquals(expected(all(a), all(b), tumbling, false, true), Changelog.materialize(out.get("right_out")));
         assertEquals(expected(all(a), all(b), tumbling, true, true), Changelog.materialize(out.get("full_out")));
         assertEquals(expected(all(a), all(b), hopping, true, true), Changelog.materialize(out.get("hop_out")));
+        // Identified by their end here: cumulating windows of one period share their start.
+        Function<Long, List<Long>> cumulating = ts -> {
+            long start = ts - Math.floorMod(ts, 6000L);
+            List<Long> ends = new ArrayList<>();
+            for (long end = start + 2000; end <= start + 6000; end += 2000) {
+                if (end > ts) {
+                    ends.add(end);
+                }
+            }
+            return ends;
+        };
+        assertEquals(expected(all(a), all(b), cumulating, false, false),
+                Changelog.materialize(out.get("cumulate_out")));
     }
 
     /** A window's rows are dropped once it is joined: a row of it arriving later is late, dropped, never padded. */
