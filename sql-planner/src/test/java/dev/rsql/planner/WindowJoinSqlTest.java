@@ -122,6 +122,45 @@ class WindowJoinSqlTest {
                 Changelog.materialize(out.get("cumulate_out")));
     }
 
+    /**
+     * A window join of two window aggregations, as in Nexmark q8: the aggregations' window columns are the windows
+     * joined on, so the join holds each window's results only until the watermark passes its end.
+     */
+    @Test
+    void windowAggregationsJoinOnTheirWindows() throws Exception {
+        Random r = new Random(72);
+        List<List<Timed>> a = generate(r, 3, 150, 5, 200);
+        List<List<Timed>> b = generate(r, 3, 150, 5, 200);
+        String counts = "SELECT k, window_start AS ws, window_end AS we, COUNT(*) AS n FROM TABLE(TUMBLE(TABLE $t,"
+                + " DESCRIPTOR(ts), INTERVAL '5' SECOND)) GROUP BY k, window_start, window_end";
+        String script = table("a", a, "") + table("b", b, "")
+                + sink("o", "k INT, ws TIMESTAMP(3), an BIGINT, bn BIGINT")
+                + "INSERT INTO o SELECT A.k, A.ws, A.n, B.n FROM (" + counts.replace("$t", "a") + ") A JOIN ("
+                + counts.replace("$t", "b") + ") B ON A.k = B.k AND A.ws = B.ws AND A.we = B.we;\n";
+        String plan = new ScriptPlanner(PlannerContext.defaults()).plan("t", script.replace("${RUN}", "plan"))
+                .physicalPlans().get(0);
+        assertTrue(plan.contains("WindowJoin(joinType=[inner], leftKeys=[k, ws, we]"), plan);
+        Map<String, long[]> expected = new java.util.TreeMap<>();
+        for (int side = 0; side < 2; side++) {
+            for (Timed x : all(side == 0 ? a : b)) {
+                if (x.k() != null) {
+                    expected.computeIfAbsent(x.k() + "|" + (x.ts() - Math.floorMod(x.ts(), 5000L)),
+                            k -> new long[2])[side]++;
+                }
+            }
+        }
+        List<String> want = new ArrayList<>();
+        expected.forEach((k, n) -> {
+            if (n[0] > 0 && n[1] > 0) {
+                want.add(k + "|" + n[0] + "|" + n[1]);
+            }
+        });
+        want.sort(null);
+        assertTrue(want.size() > 20, "windows on both sides: " + want.size());
+        List<Row> rows = run(script, "o").get("o");
+        assertEquals(want, Changelog.materialize(rows));
+    }
+
     /** A window's rows are dropped once it is joined: a row of it arriving later is late, dropped, never padded. */
     @Test
     void rowsOfAJoinedWindowAreDropped() throws Exception {

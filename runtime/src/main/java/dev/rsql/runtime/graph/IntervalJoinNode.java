@@ -57,9 +57,9 @@ public final class IntervalJoinNode extends TaggedJoinNode {
         return upperBound;
     }
 
-    /** How far the output watermark stays behind the input's, as in Flink. */
+    /** How far the output watermark stays behind the input's, as in Flink (event time only). */
     public long watermarkDelay() {
-        return Math.max(0, Math.max(-lowerBound, upperBound));
+        return eventTime ? Math.max(0, Math.max(-lowerBound, upperBound)) : 0;
     }
 
     @Override

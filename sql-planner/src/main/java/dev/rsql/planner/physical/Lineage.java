@@ -156,6 +156,29 @@ public final class Lineage {
         return rel instanceof TableFunctionScan && isWindow((TableFunctionScan) rel) ? (TableFunctionScan) rel : null;
     }
 
+    /** A window column and the window table function it comes from. */
+    public record WindowOrigin(TableFunctionScan scan, WindowColumn column) {
+    }
+
+    /**
+     * The window column a field is, followed like {@link #window} and also through group keys of aggregations (a
+     * window aggregation keeps its windows' columns, which a window join can join on), or null.
+     */
+    public static WindowOrigin windowOrigin(RelNode node, int field) {
+        RelNode rel = unwrap(node);
+        if (rel instanceof Aggregate) {
+            Aggregate a = (Aggregate) rel;
+            return field < a.getGroupCount() ? windowOrigin(a.getInput(), a.getGroupSet().nth(field)) : null;
+        }
+        Traced t = passThrough(rel, field);
+        if (t != null) {
+            return t.expr() instanceof RexInputRef ? windowOrigin(t.input(), ((RexInputRef) t.expr()).getIndex())
+                    : null;
+        }
+        WindowColumn c = window(rel, field);
+        return c == WindowColumn.NONE ? null : new WindowOrigin((TableFunctionScan) rel, c);
+    }
+
     public static boolean isWindow(TableFunctionScan scan) {
         return scan.getCall() instanceof RexCall
                 && ((RexCall) scan.getCall()).getOperator() instanceof SqlWindowTableFunction;

@@ -11,7 +11,8 @@ import org.apache.calcite.rex.RexNode;
 /**
  * A join of two window table functions' outputs (INNER, LEFT, RIGHT, FULL) whose equal keys include both sides'
  * window_start and window_end: each window's rows of a key are joined once the watermark passes the window's end,
- * then dropped. Insert-only in and out. Its inputs are the window table functions (which append the window columns).
+ * then dropped. Insert-only in and out. Its inputs carry the window columns: window table functions, or window
+ * aggregations over them.
  */
 public final class StreamPhysicalWindowJoin extends TimeBoundedJoin {
 
@@ -30,7 +31,8 @@ public final class StreamPhysicalWindowJoin extends TimeBoundedJoin {
     public int[] windowEnds() {
         var info = joinInfo();
         for (int i = 0; i < info.leftKeys.size(); i++) {
-            if (Lineage.window(getLeft(), info.leftKeys.get(i)) == Lineage.WindowColumn.END) {
+            Lineage.WindowOrigin o = Lineage.windowOrigin(getLeft(), info.leftKeys.get(i));
+            if (o != null && o.column() == Lineage.WindowColumn.END) {
                 return new int[] {info.leftKeys.get(i), info.rightKeys.get(i)};
             }
         }
@@ -50,6 +52,7 @@ public final class StreamPhysicalWindowJoin extends TimeBoundedJoin {
 
     @Override
     public String describe() {
-        return describe("WindowJoin", ", window=[" + Lineage.windowScan(getLeft(), windowEnds()[0]).getCall() + "]");
+        return describe("WindowJoin", ", window=[" + Lineage.windowOrigin(getLeft(), windowEnds()[0]).scan().getCall()
+                + "]");
     }
 }

@@ -196,8 +196,8 @@ public final class GraphTranslator {
         @Override
         public GraphBuilder.Stream visit(StreamPhysicalWindowJoin join) {
             int[] ends = join.windowEnds();
-            TableFunctionScan l = Lineage.windowScan(join.getLeft(), ends[0]);
-            TableFunctionScan r = Lineage.windowScan(join.getRight(), ends[1]);
+            TableFunctionScan l = Lineage.windowOrigin(join.getLeft(), ends[0]).scan();
+            TableFunctionScan r = Lineage.windowOrigin(join.getRight(), ends[1]).scan();
             if (!windowOf(l).equals(windowOf(r))) {
                 throw new PlanningException(position, "a window join needs the same windows on both sides: "
                         + windowOf(l) + " and " + windowOf(r) + " differ");

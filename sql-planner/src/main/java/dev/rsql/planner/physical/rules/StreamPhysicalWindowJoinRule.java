@@ -11,7 +11,7 @@ import java.util.Set;
 
 /**
  * A join whose equal keys include window_start = window_start and window_end = window_end of two window table
- * functions becomes a {@link StreamPhysicalWindowJoin}; whether the two windows agree is checked by the translator,
+ * functions (straight, or through window aggregations over them, as in Nexmark q8) becomes a {@link StreamPhysicalWindowJoin}; whether the two windows agree is checked by the translator,
  * with the statement's position.
  */
 public final class StreamPhysicalWindowJoinRule extends PhysicalConversionRule {
@@ -37,10 +37,12 @@ public final class StreamPhysicalWindowJoinRule extends PhysicalConversionRule {
         boolean start = false;
         boolean end = false;
         for (int i = 0; i < info.leftKeys.size(); i++) {
-            Lineage.WindowColumn l = Lineage.window(join.getLeft(), info.leftKeys.get(i));
-            Lineage.WindowColumn r = Lineage.window(join.getRight(), info.rightKeys.get(i));
-            start |= l == Lineage.WindowColumn.START && r == Lineage.WindowColumn.START;
-            end |= l == Lineage.WindowColumn.END && r == Lineage.WindowColumn.END;
+            Lineage.WindowOrigin l = Lineage.windowOrigin(join.getLeft(), info.leftKeys.get(i));
+            Lineage.WindowOrigin r = Lineage.windowOrigin(join.getRight(), info.rightKeys.get(i));
+            if (l != null && r != null && l.column() == r.column()) {
+                start |= l.column() == Lineage.WindowColumn.START;
+                end |= l.column() == Lineage.WindowColumn.END;
+            }
         }
         return start && end;
     }
