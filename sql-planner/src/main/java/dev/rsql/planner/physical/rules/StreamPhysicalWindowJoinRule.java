@@ -11,8 +11,9 @@ import java.util.Set;
 
 /**
  * A join whose equal keys include window_start = window_start and window_end = window_end of two window table
- * functions (straight, or through window aggregations over them, as in Nexmark q8) becomes a {@link StreamPhysicalWindowJoin}; whether the two windows agree is checked by the translator,
- * with the statement's position.
+ * functions (straight, or through window aggregations over them, as in Nexmark q8) becomes a
+ * {@link StreamPhysicalWindowJoin}; whether the two windows agree is checked by the translator, with the statement's
+ * position.
  */
 public final class StreamPhysicalWindowJoinRule extends PhysicalConversionRule {
 
