@@ -179,6 +179,11 @@ class IntervalJoinSqlTest {
         assertTrue(plan.contains("IntervalJoin(joinType=[full], leftKeys=[k], rightKeys=[k], rowtime=[left.ts -"
                 + " right.ts BETWEEN 0 AND 5000 ms]) changelogMode=[I]"), plan);
         assertEquals(5000, ScriptPlannerTest.nodes(job.graph(), IntervalJoinNode.class).get(0).watermarkDelay());
+        PlanningException empty = assertThrows(PlanningException.class, () -> new ScriptPlanner(
+                PlannerContext.defaults()).plan("t", ddl + "INSERT INTO o SELECT a.k, a.id, b.k, b.id FROM a JOIN b"
+                + " ON a.k = b.k AND a.ts > b.ts AND a.ts < b.ts + INTERVAL '0.001' SECOND"));
+        assertTrue(empty.getMessage().startsWith("line 4, column 1: the time bounds of an interval join leave no"
+                + " interval"), empty.getMessage());
         PlanningException e = assertThrows(PlanningException.class, () -> new ScriptPlanner(PlannerContext.defaults())
                 .plan("t", ddl + "INSERT INTO o SELECT c.k, c.n, b.k, b.id FROM (SELECT k, ts, COUNT(*) AS n FROM a"
                         + " GROUP BY k, ts) c JOIN b ON c.k = b.k"

@@ -184,6 +184,10 @@ public final class GraphTranslator {
         @Override
         public GraphBuilder.Stream visit(StreamPhysicalIntervalJoin join) {
             IntervalBounds b = join.bounds();
+            if (b.lower() > b.upper()) {
+                throw new PlanningException(position, "the time bounds of an interval join leave no interval: "
+                        + join.describe());
+            }
             KeyedSides sides = keyedSides(join, b.residual());
             return sides.stream().intervalJoin(JoinNode.Type.valueOf(join.getJoinType().name()), sides.keyCount(),
                     TypeConverter.toRowType(join.getLeft().getRowType()),
