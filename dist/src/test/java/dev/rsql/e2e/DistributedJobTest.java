@@ -281,6 +281,89 @@ class DistributedJobTest {
         }
     }
 
+    /**
+     * An event-time interval join of two topics, distributed: both sides' rows are kept in the join tasks' state
+     * (one entry per row) until the watermark passes their range; when one instance leaves, the other restores the
+     * moved tasks' orders, so payments arriving after the move still find them. Every order comes out once, with its
+     * payment.
+     */
+    @Test
+    void twoInstancesRunAnIntervalJoinAndAMovedTaskKeepsItsRows() throws Exception {
+        String orders = "dist_iv_orders_" + UUID.randomUUID().toString().substring(0, 8);
+        String payments = orders + "_payments";
+        String joined = orders + "_joined";
+        broker.createTopic(orders, QUEUES);
+        broker.createTopic(payments, 4);
+        broker.createTopic(joined, 4);
+        String script = "CREATE TABLE orders (order_id INT, ts TIMESTAMP(3), WATERMARK FOR ts AS withOffset(ts, 1000))"
+                + " WITH (type = 'rocketmq', topic = '" + orders + "');\n"
+                + "CREATE TABLE payments (order_id INT, amount BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS"
+                + " withOffset(ts, 1000)) WITH (type = 'rocketmq', topic = '" + payments + "');\n"
+                + "CREATE TABLE joined (order_id INT, amount BIGINT) WITH (type = 'rocketmq', topic = '" + joined
+                + "');\n"
+                + "INSERT INTO joined SELECT o.order_id, p.amount FROM orders o JOIN payments p"
+                + " ON o.order_id = p.order_id AND p.ts BETWEEN o.ts AND o.ts + INTERVAL '1' HOUR;\n";
+        int total = 3_000;
+        int firstPart = 1_200;
+        List<MessageQueue> orderQueues = queues(orders);
+        List<MessageQueue> paymentQueues = queues(payments);
+        produceTimed(orderQueues, 0, total, i -> "{\"order_id\":" + i + ",\"ts\":" + (BASE_TS + 10L * i) + "}");
+        java.util.function.IntFunction<String> payment = i -> "{\"order_id\":" + i + ",\"amount\":" + (i * 3)
+                + ",\"ts\":" + (BASE_TS + 10L * i + 1000) + "}";
+        produceTimed(paymentQueues, 0, firstPart, payment);
+        String jobName = "dist_" + orders;
+        Job a = start(jobName, script, "a");
+        Job b = start(jobName, script, "b");
+        DefaultLitePullConsumer reader = TopicReaders.fromStart(broker.nameServerAddress(), joined);
+        Map<Integer, List<Long>> amounts = new TreeMap<>();
+        try {
+            Await.until("the first joined orders", Duration.ofSeconds(60), () -> {
+                readAmounts(reader, amounts);
+                return amounts.size() >= firstPart / 2 && ownedTasks(b, "exchange") > 0;
+            });
+            b.stop();
+            produceTimed(paymentQueues, firstPart, total, payment);
+            Await.until(() -> "every order joined; have " + amounts.size(), Duration.ofSeconds(90), () -> {
+                readAmounts(reader, amounts);
+                return amounts.size() == total;
+            });
+            List<String> wrong = new ArrayList<>();
+            amounts.forEach((order, got) -> {
+                if (!got.equals(List.of(order * 3L))) {
+                    wrong.add(order + " -> " + got);
+                }
+            });
+            assertTrue(wrong.isEmpty(), wrong.size() + " orders joined wrongly or twice: "
+                    + wrong.subList(0, Math.min(10, wrong.size())));
+        } finally {
+            reader.shutdown();
+            a.stop();
+            b.stop();
+        }
+    }
+
+    /** Rows from..to-1 as made by {@code json}, row i into queue i mod the number of queues: times rise per queue. */
+    static void produceTimed(List<MessageQueue> queues, int from, int to, java.util.function.IntFunction<String> json)
+            throws Exception {
+        Map<Integer, List<Message>> byQueue = new TreeMap<>();
+        for (int i = from; i < to; i++) {
+            byQueue.computeIfAbsent(i % queues.size(), q -> new ArrayList<>())
+                    .add(new Message(queues.get(0).getTopic(), json.apply(i).getBytes(StandardCharsets.UTF_8)));
+        }
+        for (Map.Entry<Integer, List<Message>> e : byQueue.entrySet()) {
+            producer.send(e.getValue(), queues.get(e.getKey()));
+        }
+    }
+
+    static void readAmounts(DefaultLitePullConsumer reader, Map<Integer, List<Long>> into) {
+        for (List<MessageExt> batch = reader.poll(50); !batch.isEmpty(); batch = reader.poll(50)) {
+            for (MessageExt m : batch) {
+                JSONObject row = JSON.parseObject(new String(m.getBody(), StandardCharsets.UTF_8));
+                into.computeIfAbsent(row.getInteger("order_id"), x -> new ArrayList<>()).add(row.getLong("amount"));
+            }
+        }
+    }
+
     /** Order i, of user i mod KEYS, into queue i mod QUEUES. */
     static void produceOrders(List<MessageQueue> queues, int from, int to) throws Exception {
         Map<Integer, List<Message>> byQueue = new TreeMap<>();

@@ -8,18 +8,21 @@ import dev.rsql.runtime.graph.CorrelateNode;
 import dev.rsql.runtime.graph.ExchangeNode;
 import dev.rsql.runtime.graph.GraphNode;
 import dev.rsql.runtime.graph.GroupAggregateNode;
+import dev.rsql.runtime.graph.IntervalJoinNode;
 import dev.rsql.runtime.graph.JobGraph;
 import dev.rsql.runtime.graph.DeduplicateNode;
 import dev.rsql.runtime.graph.JoinNode;
 import dev.rsql.runtime.graph.OverAggregateNode;
 import dev.rsql.runtime.graph.RankNode;
 import dev.rsql.runtime.graph.SinkNode;
+import dev.rsql.runtime.graph.TemporalJoinNode;
 import dev.rsql.runtime.graph.UnionNode;
 import dev.rsql.runtime.graph.UpsertMaterializeNode;
 import dev.rsql.runtime.graph.WatermarkAssignerNode;
 import dev.rsql.runtime.graph.WindowAggregateNode;
 import dev.rsql.runtime.graph.WindowAssignerNode;
 import dev.rsql.runtime.graph.WindowRankNode;
+import dev.rsql.runtime.graph.WindowJoinNode;
 import dev.rsql.runtime.operator.CalcOperator;
 import dev.rsql.runtime.operator.CorrelateOperator;
 import dev.rsql.runtime.operator.Operator;
@@ -31,10 +34,13 @@ import dev.rsql.runtime.operator.WindowAssignerOperator;
 import dev.rsql.runtime.operator.aggregate.GroupAggregateOperator;
 import dev.rsql.runtime.operator.aggregate.OverAggregateOperator;
 import dev.rsql.runtime.operator.aggregate.WindowAggregateOperator;
+import dev.rsql.runtime.operator.join.IntervalJoinOperator;
 import dev.rsql.runtime.operator.join.JoinOperator;
 import dev.rsql.runtime.operator.rank.DeduplicateOperator;
 import dev.rsql.runtime.operator.rank.RankOperator;
 import dev.rsql.runtime.operator.rank.WindowRankOperator;
+import dev.rsql.runtime.operator.join.TemporalJoinOperator;
+import dev.rsql.runtime.operator.join.WindowJoinOperator;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -193,6 +199,15 @@ final class TaskTopology {
             }
             if (node instanceof WindowRankNode) {
                 return new WindowRankOperator((WindowRankNode) node, outputOf(node));
+            }
+            if (node instanceof IntervalJoinNode) {
+                return new IntervalJoinOperator((IntervalJoinNode) node, outputOf(node));
+            }
+            if (node instanceof WindowJoinNode) {
+                return new WindowJoinOperator((WindowJoinNode) node, outputOf(node));
+            }
+            if (node instanceof TemporalJoinNode) {
+                return new TemporalJoinOperator((TemporalJoinNode) node, outputOf(node));
             }
             if (node instanceof UpsertMaterializeNode) {
                 return new UpsertMaterializeOperator((UpsertMaterializeNode) node, outputOf(node));

@@ -266,6 +266,40 @@ public final class GraphBuilder {
                     rankEnd, outputRankNumber, windowEndField));
         }
 
+        /**
+         * An interval join over tagged rows of both sides (see {@link IntervalJoinNode}); the stream must already be
+         * partitioned by the key fields.
+         */
+        public Stream intervalJoin(JoinNode.Type type, int keyCount, RowType leftType, RowType rightType,
+                                   RowType outputType, Supplier<? extends CalcFunction> condition, String description,
+                                   boolean eventTime, int leftTimeField, int rightTimeField, long lowerBound,
+                                   long upperBound) {
+            String id = uniqueId("interval-join-" + digest(node.id() + "|" + type + "|" + description));
+            return new Stream(new IntervalJoinNode(id, node, type, keyCount, leftType, rightType, outputType,
+                    condition, description, eventTime, leftTimeField, rightTimeField, lowerBound, upperBound));
+        }
+
+        /** A window join over tagged rows of both sides (see {@link WindowJoinNode}), partitioned by the key fields. */
+        public Stream windowJoin(JoinNode.Type type, int keyCount, RowType leftType, RowType rightType,
+                                 RowType outputType, Supplier<? extends CalcFunction> condition, String description,
+                                 int leftWindowEndField, int rightWindowEndField) {
+            String id = uniqueId("window-join-" + digest(node.id() + "|" + type + "|" + description));
+            return new Stream(new WindowJoinNode(id, node, type, keyCount, leftType, rightType, outputType, condition,
+                    description, leftWindowEndField, rightWindowEndField));
+        }
+
+        /**
+         * An event-time temporal join over tagged rows of both sides (see {@link TemporalJoinNode}), partitioned by
+         * the key fields.
+         */
+        public Stream temporalJoin(JoinNode.Type type, int keyCount, RowType leftType, RowType rightType,
+                                   RowType outputType, Supplier<? extends CalcFunction> condition, String description,
+                                   int leftTimeField, int rightTimeField) {
+            String id = uniqueId("temporal-join-" + digest(node.id() + "|" + type + "|" + description));
+            return new Stream(new TemporalJoinNode(id, node, type, keyCount, leftType, rightType, outputType,
+                    condition, description, leftTimeField, rightTimeField));
+        }
+
         public Stream union(Stream... others) {
             List<Stream> all = new ArrayList<>();
             all.add(this);

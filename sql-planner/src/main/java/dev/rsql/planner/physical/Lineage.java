@@ -2,6 +2,7 @@ package dev.rsql.planner.physical;
 
 import dev.rsql.planner.calcite.WatermarkAssigner;
 import dev.rsql.planner.functions.RsqlOperatorTable;
+import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.hep.HepRelVertex;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
@@ -9,6 +10,7 @@ import org.apache.calcite.rel.core.Calc;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.TableFunctionScan;
+import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rex.RexCall;
@@ -94,7 +96,29 @@ public final class Lineage {
             Aggregate a = (Aggregate) rel;
             return field < a.getGroupCount() ? time(a.getInput(), a.getGroupSet().nth(field)) : Time.NONE;
         }
+        // Interval joins keep both sides' time attributes (their output watermark is held back); temporal joins keep
+        // the left side's, as in Flink.
+        if (rel instanceof StreamPhysicalIntervalJoin || rel instanceof StreamPhysicalTemporalJoin) {
+            int leftCount = rel.getInput(0).getRowType().getFieldCount();
+            return field < leftCount ? time(rel.getInput(0), field)
+                    : rel instanceof StreamPhysicalIntervalJoin ? time(rel.getInput(1), field - leftCount) : Time.NONE;
+        }
         return Time.NONE;
+    }
+
+    /** A column of a table a field is read from unchanged. */
+    public record Column(RelOptTable table, int index) {
+    }
+
+    /** The table column a field passes through unchanged from, or null. */
+    public static Column column(RelNode node, int field) {
+        RelNode rel = unwrap(node);
+        if (rel instanceof TableScan) {
+            return new Column(rel.getTable(), field);
+        }
+        Traced t = passThrough(rel, field);
+        return t != null && t.expr() instanceof RexInputRef ? column(t.input(), ((RexInputRef) t.expr()).getIndex())
+                : null;
     }
 
     private static Time timeOf(RelNode input, RexNode e) {
@@ -136,6 +160,29 @@ public final class Lineage {
             return t.expr() instanceof RexInputRef ? windowScan(t.input(), ((RexInputRef) t.expr()).getIndex()) : null;
         }
         return rel instanceof TableFunctionScan && isWindow((TableFunctionScan) rel) ? (TableFunctionScan) rel : null;
+    }
+
+    /** A window column and the window table function it comes from. */
+    public record WindowOrigin(TableFunctionScan scan, WindowColumn column) {
+    }
+
+    /**
+     * The window column a field is, followed like {@link #window} and also through group keys of aggregations (a
+     * window aggregation keeps its windows' columns, which a window join can join on), or null.
+     */
+    public static WindowOrigin windowOrigin(RelNode node, int field) {
+        RelNode rel = unwrap(node);
+        if (rel instanceof Aggregate) {
+            Aggregate a = (Aggregate) rel;
+            return field < a.getGroupCount() ? windowOrigin(a.getInput(), a.getGroupSet().nth(field)) : null;
+        }
+        Traced t = passThrough(rel, field);
+        if (t != null) {
+            return t.expr() instanceof RexInputRef ? windowOrigin(t.input(), ((RexInputRef) t.expr()).getIndex())
+                    : null;
+        }
+        WindowColumn c = window(rel, field);
+        return c == WindowColumn.NONE ? null : new WindowOrigin((TableFunctionScan) rel, c);
     }
 
     public static boolean isWindow(TableFunctionScan scan) {

@@ -30,6 +30,11 @@ public interface StreamPhysicalVisitor<R> {
     R visit(StreamPhysicalDeduplicate deduplicate);
 
     R visit(StreamPhysicalWindowRank rank);
+    R visit(StreamPhysicalIntervalJoin join);
+
+    R visit(StreamPhysicalWindowJoin join);
+
+    R visit(StreamPhysicalTemporalJoin join);
 
     R visit(StreamPhysicalSink sink);
 

@@ -6,6 +6,7 @@ import dev.rsql.planner.calcite.TypeConverter;
 import dev.rsql.planner.codegen.CalcCompiler;
 import dev.rsql.planner.functions.LateralTables;
 import dev.rsql.planner.physical.ChangelogInference;
+import dev.rsql.planner.physical.IntervalBounds;
 import dev.rsql.planner.physical.Lineage;
 import dev.rsql.planner.physical.PhysicalPlan;
 import dev.rsql.planner.physical.PhysicalPlanner;
@@ -15,18 +16,21 @@ import dev.rsql.planner.physical.StreamPhysicalCorrelate;
 import dev.rsql.planner.physical.StreamPhysicalDeduplicate;
 import dev.rsql.planner.physical.StreamPhysicalExchange;
 import dev.rsql.planner.physical.StreamPhysicalGroupAggregate;
+import dev.rsql.planner.physical.StreamPhysicalIntervalJoin;
 import dev.rsql.planner.physical.StreamPhysicalJoin;
 import dev.rsql.planner.physical.StreamPhysicalOverAggregate;
 import dev.rsql.planner.physical.StreamPhysicalRank;
 import dev.rsql.planner.physical.StreamPhysicalRel;
 import dev.rsql.planner.physical.StreamPhysicalSink;
 import dev.rsql.planner.physical.StreamPhysicalTableSourceScan;
+import dev.rsql.planner.physical.StreamPhysicalTemporalJoin;
 import dev.rsql.planner.physical.StreamPhysicalUnion;
 import dev.rsql.planner.physical.StreamPhysicalUpsertMaterialize;
 import dev.rsql.planner.physical.StreamPhysicalVisitor;
 import dev.rsql.planner.physical.StreamPhysicalWatermarkAssigner;
 import dev.rsql.planner.physical.StreamPhysicalWindowAggregate;
 import dev.rsql.planner.physical.StreamPhysicalWindowRank;
+import dev.rsql.planner.physical.StreamPhysicalWindowJoin;
 import dev.rsql.planner.physical.StreamPhysicalWindowTableFunction;
 import dev.rsql.runtime.aggregate.AggregateCall;
 import dev.rsql.runtime.graph.CalcFunction;
@@ -41,7 +45,9 @@ import dev.rsql.runtime.types.RowType;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Calc;
+import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinInfo;
+import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
@@ -168,13 +174,152 @@ public final class GraphTranslator {
                     c.getRowType(), translate(c.getInput()), compiler, c.getCluster().getTypeFactory(), position);
         }
 
-        /**
-         * A regular join: each side tagged and padded to one row layout ({@link JoinNode}), both through one exchange
-         * by the join key, so that a task sees both sides of its keys.
-         */
+        /** A regular join, over both sides tagged and partitioned by the join key ({@link #keyedSides}). */
         @Override
         public GraphBuilder.Stream visit(StreamPhysicalJoin join) {
             JoinInfo info = join.joinInfo();
+            KeyedSides sides = keyedSides(join, info.getRemaining(join.getCluster().getRexBuilder()));
+            JoinNode.Type type = JoinNode.Type.valueOf(join.getJoinType().name());
+            return sides.stream().join(type, sides.keyCount(), TypeConverter.toRowType(join.getLeft().getRowType()),
+                    TypeConverter.toRowType(join.getRight().getRowType()), TypeConverter.toRowType(join.getRowType()),
+                    sides.condition(), join.describe(), settings.stateTtlMillis());
+        }
+
+        /** An interval join: its bounds' time fields, and both sides through one exchange by the join key. */
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalIntervalJoin join) {
+            IntervalBounds b = join.bounds();
+            if (b.lower() > b.upper()) {
+                throw new PlanningException(position, "the time bounds of an interval join leave no interval: "
+                        + join.describe());
+            }
+            KeyedSides sides = keyedSides(join, b.residual());
+            return sides.stream().intervalJoin(JoinNode.Type.valueOf(join.getJoinType().name()), sides.keyCount(),
+                    TypeConverter.toRowType(join.getLeft().getRowType()),
+                    TypeConverter.toRowType(join.getRight().getRowType()), TypeConverter.toRowType(join.getRowType()),
+                    sides.condition(), join.describe(), b.eventTime(), b.leftTime(), b.rightTime(), b.lower(),
+                    b.upper());
+        }
+
+        /** A window join: both sides' windows must be the same event-time windows (not sessions). */
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalWindowJoin join) {
+            int[] ends = join.windowEnds();
+            TableFunctionScan l = Lineage.windowOrigin(join.getLeft(), ends[0]).scan();
+            TableFunctionScan r = Lineage.windowOrigin(join.getRight(), ends[1]).scan();
+            if (!windowOf(l).equals(windowOf(r))) {
+                throw new PlanningException(position, "a window join needs the same windows on both sides: "
+                        + windowOf(l) + " and " + windowOf(r) + " differ");
+            }
+            if (windowOf(l).startsWith("SESSION")) {
+                throw new PlanningException(position, "a window join on SESSION windows is not supported yet");
+            }
+            int lt = Lineage.timeField(l);
+            if (Lineage.time(l.getInput(0), lt) != Lineage.Time.EVENT
+                    || Lineage.time(r.getInput(0), Lineage.timeField(r)) != Lineage.Time.EVENT) {
+                throw new PlanningException(position, "a window join needs event-time windows (on a column with a "
+                        + "WATERMARK); processing-time window joins are not supported, as in Flink");
+            }
+            KeyedSides sides = keyedSides(join, join.residual());
+            return sides.stream().windowJoin(JoinNode.Type.valueOf(join.getJoinType().name()), sides.keyCount(),
+                    TypeConverter.toRowType(join.getLeft().getRowType()),
+                    TypeConverter.toRowType(join.getRight().getRowType()), TypeConverter.toRowType(join.getRowType()),
+                    sides.condition(), join.describe(), ends[0], ends[1]);
+        }
+
+        /** A window function and its intervals, e.g. {@code TUMBLE(10000)}. */
+        private String windowOf(TableFunctionScan scan) {
+            StringBuilder sb = new StringBuilder(((RexCall) scan.getCall()).getOperator().getName());
+            List<String> intervals = new ArrayList<>();
+            for (RexNode op : ((RexCall) scan.getCall()).getOperands()) {
+                if (op instanceof RexLiteral) {
+                    intervals.add(String.valueOf(((RexLiteral) op).getValueAs(Long.class)));
+                }
+            }
+            return sb.append('(').append(String.join(", ", intervals)).append(" ms)").toString();
+        }
+
+        /**
+         * FOR SYSTEM_TIME AS OF an event-time attribute, with a versioned table: one with a primary key, covered by the
+         * join's equal keys, and a watermark.
+         */
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalTemporalJoin join) {
+            String table = tableName(join.getRight());
+            if (join.periodTime() != Lineage.Time.EVENT) {
+                throw new PlanningException(position, "FOR SYSTEM_TIME AS OF " + (join.periodTime() == Lineage.Time.PROC
+                        ? "a processing-time attribute needs a dimension table (a connector with lookups); " + table
+                        + " is not one" : "needs a time attribute of the left side (a column with a WATERMARK, for an "
+                        + "event-time temporal join, or AS PROCTIME(), for a lookup join)"));
+            }
+            JoinInfo info = join.joinInfo();
+            int[] primaryKey = primaryKey(join.getRight());
+            if (primaryKey.length == 0) {
+                throw new PlanningException(position, "an event-time temporal join needs a versioned table: " + table
+                        + " has no PRIMARY KEY");
+            }
+            for (int k : primaryKey) {
+                if (!info.rightKeys.contains(k)) {
+                    throw new PlanningException(position, "an event-time temporal join must join on the primary key of "
+                            + "the versioned table " + table + ": ON has no equality on "
+                            + join.getRight().getRowType().getFieldNames().get(k));
+                }
+            }
+            int versionTime = join.versionTimeField();
+            if (versionTime < 0) {
+                throw new PlanningException(position, "an event-time temporal join needs a versioned table: " + table
+                        + " has no WATERMARK (its rowtime is the time each version is valid from)");
+            }
+            KeyedSides sides = keyedSides(join, join.residual());
+            return sides.stream().temporalJoin(JoinNode.Type.valueOf(join.getJoinType().name()), sides.keyCount(),
+                    TypeConverter.toRowType(join.getLeft().getRowType()),
+                    TypeConverter.toRowType(join.getRight().getRowType()), TypeConverter.toRowType(join.getRowType()),
+                    sides.condition(), join.describe(), join.periodField(), versionTime);
+        }
+
+        /** The primary key of the table a plan reads, as its fields, or none when it is not a table's columns. */
+        private int[] primaryKey(RelNode rel) {
+            ConnectorTable table = null;
+            int[] fields = new int[0];
+            List<Integer> found = new ArrayList<>();
+            for (int i = 0; i < rel.getRowType().getFieldCount(); i++) {
+                Lineage.Column c = Lineage.column(rel, i);
+                if (c != null && c.table().unwrap(ConnectorTable.class) != null) {
+                    table = c.table().unwrap(ConnectorTable.class);
+                    for (int k : table.descriptor().schema().primaryKeyIndices()) {
+                        if (k == c.index()) {
+                            found.add(i);
+                        }
+                    }
+                }
+            }
+            if (table != null && found.size() == table.descriptor().schema().primaryKeyIndices().length) {
+                fields = found.stream().mapToInt(Integer::intValue).toArray();
+            }
+            return fields;
+        }
+
+        private String tableName(RelNode rel) {
+            for (int i = 0; i < rel.getRowType().getFieldCount(); i++) {
+                Lineage.Column c = Lineage.column(rel, i);
+                if (c != null) {
+                    List<String> name = c.table().getQualifiedName();
+                    return name.get(name.size() - 1).replace("$stored$", "");
+                }
+            }
+            return "the table";
+        }
+
+        /** Both sides of a join, tagged, through one exchange by the join key; the residual condition compiled. */
+        private record KeyedSides(GraphBuilder.Stream stream, int keyCount, Supplier<CalcFunction> condition) {
+        }
+
+        /**
+         * Each side of a join tagged and padded to one row layout ({@link JoinNode}), both through one exchange by the
+         * join key, so that a task sees both sides of its keys; {@code residual} is compiled over the joined row.
+         */
+        private KeyedSides keyedSides(Join join, RexNode residual) {
+            JoinInfo info = join.analyzeCondition();
             RelDataTypeFactory types = join.getCluster().getTypeFactory();
             RexBuilder rex = join.getCluster().getRexBuilder();
             RelDataType left = join.getLeft().getRowType();
@@ -192,7 +337,6 @@ public final class GraphTranslator {
             for (int i = 0; i < keys.length; i++) {
                 keys[i] = 1 + i;
             }
-            RexNode residual = info.getRemaining(rex);
             Supplier<CalcFunction> condition = null;
             if (!residual.isAlwaysTrue()) {
                 RelDataTypeFactory.Builder both = types.builder();
@@ -203,10 +347,7 @@ public final class GraphTranslator {
                 program.addProject(rex.makeLiteral(true), "matches");
                 condition = compiler.add(program.getProgram());
             }
-            JoinNode.Type type = JoinNode.Type.valueOf(join.getJoinType().name());
-            return builder.union(List.of(l, r)).exchange(keys).join(type, keys.length, TypeConverter.toRowType(left),
-                    TypeConverter.toRowType(right), TypeConverter.toRowType(join.getRowType()), condition,
-                    join.describe(), settings.stateTtlMillis());
+            return new KeyedSides(builder.union(List.of(l, r)).exchange(keys), keys.length, condition);
         }
 
         /** One side of a join as tagged rows: its side, its key fields, then its fields in its place. */

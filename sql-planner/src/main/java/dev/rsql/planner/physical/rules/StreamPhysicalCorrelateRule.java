@@ -12,7 +12,8 @@ import org.apache.calcite.rel.logical.LogicalCorrelate;
 public final class StreamPhysicalCorrelateRule extends PhysicalConversionRule {
 
     static final PhysicalRuleConfig DEFAULT = PhysicalRuleConfig.of(
-            "StreamPhysicalCorrelateRule", LogicalCorrelate.class, r -> true,
+            "StreamPhysicalCorrelateRule", LogicalCorrelate.class,
+            c -> StreamPhysicalTemporalJoinRule.snapshot(unwrap(c.getRight())) == null,
             StreamPhysicalCorrelateRule::new);
 
     /** Creates a StreamPhysicalCorrelateRule. */

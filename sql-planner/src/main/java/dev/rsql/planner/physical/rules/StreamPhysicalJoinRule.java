@@ -32,7 +32,9 @@ public final class StreamPhysicalJoinRule extends PhysicalConversionRule {
     /** An equi-join of two streams, on keys of the same type on both sides. */
     static boolean isRegularJoin(LogicalJoin join) {
         if (!TYPES.contains(join.getJoinType())
-                || StreamPhysicalCorrelateRule.unwrap(join.getRight()) instanceof TableFunctionScan) {
+                || StreamPhysicalCorrelateRule.unwrap(join.getRight()) instanceof TableFunctionScan
+                || StreamPhysicalIntervalJoinRule.isIntervalJoin(join)
+                || StreamPhysicalWindowJoinRule.isWindowJoin(join)) {
             return false;
         }
         JoinInfo info = join.analyzeCondition();

@@ -22,11 +22,17 @@ public final class StreamPhysicalRules {
     public static final RelOptRule JOIN = StreamPhysicalJoinRule.DEFAULT.toRule();
     public static final RelOptRule SINK = StreamPhysicalSinkRule.DEFAULT.toRule();
     public static final RelOptRule OVER_AGGREGATE = StreamPhysicalOverAggregateRule.DEFAULT.toRule();
+    public static final RelOptRule INTERVAL_JOIN = StreamPhysicalIntervalJoinRule.DEFAULT.toRule();
+    public static final RelOptRule WINDOW_JOIN = StreamPhysicalWindowJoinRule.DEFAULT.toRule();
+    public static final RelOptRule TEMPORAL_JOIN = StreamPhysicalTemporalJoinRule.DEFAULT.toRule();
 
-    /** Every rule, for the physical phase (a rule matching a calc over a window before the calc rule). */
-    public static final List<RelOptRule> ALL = List.of(TABLE_SOURCE_SCAN, WATERMARK_ASSIGNER, WINDOW_RANK, DEDUPLICATE, RANK, CALC, UNION,
-            WINDOW_TABLE_FUNCTION, GROUP_AGGREGATE, WINDOW_AGGREGATE, CORRELATE, TABLE_FUNCTION_JOIN, JOIN,
-            SINK, OVER_AGGREGATE);
+    /**
+     * Every rule, for the physical phase: a rule matching a calc over a window before the calc rule, the temporal
+     * join before the correlate rule, the time-bounded joins before the regular join.
+     */
+    public static final List<RelOptRule> ALL = List.of(TABLE_SOURCE_SCAN, WATERMARK_ASSIGNER, WINDOW_RANK, DEDUPLICATE,
+            RANK, CALC, UNION, WINDOW_TABLE_FUNCTION, GROUP_AGGREGATE, WINDOW_AGGREGATE, TEMPORAL_JOIN, CORRELATE,
+            TABLE_FUNCTION_JOIN, INTERVAL_JOIN, WINDOW_JOIN, JOIN, SINK, OVER_AGGREGATE);
 
     private StreamPhysicalRules() {
     }
