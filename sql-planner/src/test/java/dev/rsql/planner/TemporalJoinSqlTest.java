@@ -89,6 +89,29 @@ class TemporalJoinSqlTest {
         assertEquals(left, Changelog.materialize(out.get("left_out")));
     }
 
+    /** The output keeps the left side's time attribute: a window over the join counts each joined order once. */
+    @Test
+    void aTemporalJoinFeedsAWindowOnTheLeftTime() throws Exception {
+        Random r = new Random(82);
+        List<List<Timed>> orders = generate(r, 2, 200, 4, 100);
+        List<List<Timed>> rates = distinctTimes(generate(r, 2, 60, 4, 300));
+        List<Row> rows = run(table("o", orders, "") + table("r", rates, VERSIONED)
+                + "CREATE VIEW j AS SELECT o.ts, r.id FROM o JOIN r FOR SYSTEM_TIME AS OF o.ts ON o.k = r.k;\n"
+                + sink("w", "ws TIMESTAMP(3), n BIGINT")
+                + "INSERT INTO w SELECT window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE j, DESCRIPTOR(ts),"
+                + " INTERVAL '2' SECOND)) GROUP BY window_start, window_end;\n", "w").get("w");
+        Map<Long, Long> expected = new java.util.TreeMap<>();
+        for (Timed o : all(orders)) {
+            if (version(o, all(rates)) != null) {
+                expected.merge(o.ts() - Math.floorMod(o.ts(), 2000L), 1L, Long::sum);
+            }
+        }
+        Map<Long, Long> got = new java.util.TreeMap<>();
+        rows.forEach(x -> got.put((Long) x.get(0), (Long) x.get(1)));
+        assertTrue(expected.size() > 5, "windows: " + expected.size());
+        assertEquals(expected, got);
+    }
+
     /**
      * Versions older than the one valid at the watermark are dropped: an order arriving late, at a time when an
      * older version was valid, finds no version (padded by the LEFT join), as in Flink.
