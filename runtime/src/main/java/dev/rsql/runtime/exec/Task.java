@@ -542,7 +542,11 @@ public abstract class Task {
             }
             nextWakeup = time;
             long delay = Math.max(0, time - System.currentTimeMillis());
-            services.timers().schedule(() -> sendMail(() -> onProcessingTime(time)), delay, TimeUnit.MILLISECONDS);
+            try {
+                services.timers().schedule(() -> sendMail(() -> onProcessingTime(time)), delay, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException stopping) {
+                // the job is stopping and its timer thread is gone: the timer would never reach this task's mailbox
+            }
         }
 
         @Override
