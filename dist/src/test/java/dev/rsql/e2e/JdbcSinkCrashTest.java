@@ -24,6 +24,7 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -107,7 +108,7 @@ class JdbcSinkCrashTest {
                 List<String> want = expected.entrySet().stream()
                         .map(e -> e.getKey() + "|" + e.getValue()[0] + "|" + e.getValue()[1])
                         .collect(Collectors.toList());
-                java.util.concurrent.atomic.AtomicReference<List<String>> got = new java.util.concurrent.atomic.AtomicReference<>();
+                AtomicReference<List<String>> got = new AtomicReference<>();
                 Await.until(() -> "the table of all " + EVENTS + " events; it has " + diff(want, got.get()),
                         Duration.ofSeconds(90), () -> {
                             job.checkAlive();
