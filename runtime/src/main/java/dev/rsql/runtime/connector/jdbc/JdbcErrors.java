@@ -61,7 +61,8 @@ public final class JdbcErrors {
      */
     static SQLException shown(String what, SQLException e, JdbcOptions options) {
         String message = what + ": " + options.redact(String.valueOf(e.getMessage()))
-                + (e.getSQLState() != null ? " [SQLSTATE " + e.getSQLState() + ", error " + e.getErrorCode() + "]" : "");
+                + (e.getSQLState() != null ? " [SQLSTATE " + e.getSQLState() + ", error " + e.getErrorCode() + "]"
+                : "");
         SQLException out = isTransient(e)
                 ? new SQLTransientException(message, e.getSQLState(), e.getErrorCode())
                 : new SQLException(message, e.getSQLState(), e.getErrorCode());

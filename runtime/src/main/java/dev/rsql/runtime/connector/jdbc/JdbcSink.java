@@ -13,8 +13,8 @@ import java.util.List;
 
 /**
  * Writes a table's rows into a MySQL/MariaDB table of the same column names. With a primary key every row is an
- * idempotent upsert ({@code INSERT ... ON DUPLICATE KEY UPDATE}) and a delete removes the key, so replaying rows after a
- * restore leaves the same table; without one rows are appended ({@code INSERT}) and the planner feeds it only
+ * idempotent upsert ({@code INSERT ... ON DUPLICATE KEY UPDATE}) and a delete removes the key, so replaying rows
+ * after a restore leaves the same table; without one rows are appended ({@code INSERT}) and the planner feeds it only
  * inserts. Each task writes through its own connection ({@link JdbcSinkWriter}).
  */
 final class JdbcSink implements Sink {

@@ -298,7 +298,8 @@ class JdbcConnectorTest {
             assertTrue(src.supportsPointLookup());
             assertFalse(src.description().contains(db.password()));
             long some = ids.ceiling(0L);
-            try (LookupReader byId = src.openReader(new int[] {0}); LookupReader byCity = src.openReader(new int[] {2})) {
+            try (LookupReader byId = src.openReader(new int[] {0});
+                 LookupReader byCity = src.openReader(new int[] {2})) {
                 List<Object[]> got = byId.lookup(new Object[] {some});
                 assertEquals(1, got.size());
                 Object[] row = got.get(0);
