@@ -14,9 +14,9 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * The dimension tables of one job in this process: one {@link LookupSource} per lookup join, opened by the first
- * task that needs it, and, in full-cache mode, one {@link FullCache} that all tasks of the join share (one copy of
- * the table per process). Each task gets its own {@link LookupTable} view: the shared full copy, or its own partial
+ * The dimension tables of one job in this process: one {@link LookupSource} per table and lookup columns, opened by
+ * the first task that needs it, and, in full-cache mode, one {@link FullCache} that all tasks of the job's joins on
+ * those columns share (one copy of the table per process). Each task gets its own {@link LookupTable} view: the shared full copy, or its own partial
  * cache or uncached reader.
  */
 public final class DimensionTables implements AutoCloseable {
@@ -70,14 +70,10 @@ public final class DimensionTables implements AutoCloseable {
         };
     }
 
-    /** The full cache of the join's table, or null when it is not fully cached (or not opened yet). */
-    public synchronized FullCache fullCache(String nodeId) {
-        Opened o = opened.get(nodeId);
-        return o == null ? null : o.full();
-    }
-
     private synchronized Opened opened(LookupJoinNode node) throws Exception {
-        Opened o = opened.get(node.id());
+        // joins of one table on the same columns share its source and cache
+        String key = node.table().name() + java.util.Arrays.toString(node.lookupColumns());
+        Opened o = opened.get(key);
         if (o != null) {
             return o;
         }
@@ -94,7 +90,7 @@ public final class DimensionTables implements AutoCloseable {
             source.close();
             throw e;
         }
-        opened.put(node.id(), o);
+        opened.put(key, o);
         return o;
     }
 
