@@ -174,6 +174,10 @@ final class TaskTopology {
             if (node instanceof JoinNode) {
                 return new JoinOperator((JoinNode) node, outputOf(node));
             }
+            if (node instanceof dev.rsql.runtime.graph.LookupJoinNode) {
+                return new dev.rsql.runtime.operator.lookup.LookupJoinOperator(
+                        (dev.rsql.runtime.graph.LookupJoinNode) node, outputOf(node));
+            }
             if (node instanceof UpsertMaterializeNode) {
                 return new UpsertMaterializeOperator((UpsertMaterializeNode) node, outputOf(node));
             }

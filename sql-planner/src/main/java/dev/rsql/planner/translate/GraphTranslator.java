@@ -15,6 +15,7 @@ import dev.rsql.planner.physical.StreamPhysicalCorrelate;
 import dev.rsql.planner.physical.StreamPhysicalExchange;
 import dev.rsql.planner.physical.StreamPhysicalGroupAggregate;
 import dev.rsql.planner.physical.StreamPhysicalJoin;
+import dev.rsql.planner.physical.StreamPhysicalLookupJoin;
 import dev.rsql.planner.physical.StreamPhysicalRel;
 import dev.rsql.planner.physical.StreamPhysicalSink;
 import dev.rsql.planner.physical.StreamPhysicalTableSourceScan;
@@ -126,6 +127,11 @@ public final class GraphTranslator {
             }
             SourceSettings s = sourceSettings.apply(table);
             return builder.source(table.descriptor(), s.errorPolicy(), s.deadLetterTable());
+        }
+
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalLookupJoin join) {
+            return LookupJoins.translate(join, translate(join.getInput()), compiler, position);
         }
 
         @Override

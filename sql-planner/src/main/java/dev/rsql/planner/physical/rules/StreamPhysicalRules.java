@@ -14,6 +14,7 @@ public final class StreamPhysicalRules {
     public static final RelOptRule WINDOW_TABLE_FUNCTION = StreamPhysicalWindowTableFunctionRule.DEFAULT.toRule();
     public static final RelOptRule GROUP_AGGREGATE = StreamPhysicalGroupAggregateRule.DEFAULT.toRule();
     public static final RelOptRule WINDOW_AGGREGATE = StreamPhysicalWindowAggregateRule.DEFAULT.toRule();
+    public static final RelOptRule LOOKUP_JOIN = LookupJoinRule.DEFAULT.toRule();
     public static final RelOptRule CORRELATE = StreamPhysicalCorrelateRule.DEFAULT.toRule();
     public static final RelOptRule TABLE_FUNCTION_JOIN = StreamPhysicalTableFunctionJoinRule.DEFAULT.toRule();
     public static final RelOptRule JOIN = StreamPhysicalJoinRule.DEFAULT.toRule();
@@ -21,7 +22,7 @@ public final class StreamPhysicalRules {
 
     /** Every rule, for the physical phase. */
     public static final List<RelOptRule> ALL = List.of(TABLE_SOURCE_SCAN, WATERMARK_ASSIGNER, CALC, UNION,
-            WINDOW_TABLE_FUNCTION, GROUP_AGGREGATE, WINDOW_AGGREGATE, CORRELATE, TABLE_FUNCTION_JOIN, JOIN,
+            WINDOW_TABLE_FUNCTION, GROUP_AGGREGATE, WINDOW_AGGREGATE, LOOKUP_JOIN, CORRELATE, TABLE_FUNCTION_JOIN, JOIN,
             SINK);
 
     private StreamPhysicalRules() {
