@@ -3,24 +3,16 @@ package dev.rsql.runtime.connector.jdbc;
 import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.config.Secrets;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A JDBC URL as the user wrote it ({@code jdbc:mysql://host:3306/db?...}, {@code jdbc:mariadb://...}) and what may be
  * shown of it: the URL with any password it carries ({@code user:secret@host}, {@code password=secret},
- * {@code pwd=...}) masked. The bundled MariaDB driver speaks to MySQL and MariaDB servers alike; it is handed the
- * {@code jdbc:mariadb:} form of a {@code jdbc:mysql:} URL.
+ * {@code pwd=...}) masked ({@link Secrets#maskCredentials}). The bundled MariaDB driver speaks to MySQL and MariaDB
+ * servers alike; it is handed the {@code jdbc:mariadb:} form of a {@code jdbc:mysql:} URL.
  */
 final class JdbcUrl {
-
-    private static final Pattern USER_INFO = Pattern.compile("^(jdbc:[a-z]+(?::[a-z]+)?://)([^/@:]*):([^/@]*)@",
-            Pattern.CASE_INSENSITIVE);
-    private static final Pattern SECRET_PARAM = Pattern.compile("([?&;](?:password|pwd|passwd|password1|password2)=)"
-            + "([^&;]*)", Pattern.CASE_INSENSITIVE);
 
     private final String url;
     private final String shown;
@@ -39,28 +31,7 @@ final class JdbcUrl {
             throw ConfigException.ofOption("url", "option 'url' must be a MySQL or MariaDB JDBC URL"
                     + " (jdbc:mysql://host:port/database or jdbc:mariadb://...), got '" + scheme(u) + "...'");
         }
-        List<String> secrets = new ArrayList<>();
-        StringBuilder shown = new StringBuilder();
-        Matcher m = USER_INFO.matcher(u);
-        String rest = u;
-        if (m.find()) {
-            if (!m.group(3).isEmpty()) {
-                secrets.add(m.group(3));
-            }
-            shown.append(m.group(1)).append(m.group(2)).append(':').append(Secrets.MASK).append('@');
-            rest = u.substring(m.end());
-        }
-        Matcher p = SECRET_PARAM.matcher(rest);
-        StringBuilder tail = new StringBuilder();
-        while (p.find()) {
-            if (!p.group(2).isEmpty()) {
-                secrets.add(p.group(2));
-            }
-            p.appendReplacement(tail, Matcher.quoteReplacement(p.group(1) + Secrets.MASK));
-        }
-        p.appendTail(tail);
-        shown.append(tail);
-        return new JdbcUrl(u, shown.toString(), List.copyOf(secrets));
+        return new JdbcUrl(u, Secrets.maskCredentials(u), List.copyOf(Secrets.credentialsIn(u)));
     }
 
     private static String scheme(String u) {
