@@ -3,6 +3,7 @@ package dev.rsql.runtime.lookup;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.connector.JobInfo;
 import dev.rsql.runtime.connector.LookupCacheMode;
+import dev.rsql.runtime.connector.LookupReader;
 import dev.rsql.runtime.connector.LookupSource;
 import dev.rsql.runtime.connector.file.FileConnectorFactory;
 import dev.rsql.runtime.exec.DefaultConnectorContext;
@@ -39,6 +40,11 @@ class FullCacheFileTest {
     }
 
     private FullCache cache(TableDescriptor t) throws Exception {
+        return new FullCache("j", t, source(t), LookupOptions.of(t.options(), LookupCacheMode.NONE),
+                List.of(new int[]{0}));
+    }
+
+    private LookupSource source(TableDescriptor t) {
         JobInfo job = new JobInfo() {
             @Override
             public String name() {
@@ -65,10 +71,8 @@ class FullCacheFileTest {
                 return getClass().getClassLoader();
             }
         };
-        LookupSource source = new FileConnectorFactory().createLookupSource(new DefaultConnectorContext(t, job,
+        return new FileConnectorFactory().createLookupSource(new DefaultConnectorContext(t, job,
                 new FormatRegistry(getClass().getClassLoader())));
-        return new FullCache("j", t, source, LookupOptions.of(t.options(), LookupCacheMode.NONE),
-                List.of(new int[]{0}));
     }
 
     private static String name(FullCache cache, long id) {
@@ -116,6 +120,29 @@ class FullCacheFileTest {
             Await.until("periodic reload", Duration.ofSeconds(10),
                     () -> "z".equals(name(cache, 1)) && "d".equals(name(cache, 4)));
             assertTrue(cache.loads() >= 2);
+        }
+    }
+
+    /** Point lookups of single lines (for a partial cache), including duplicate keys and a rewritten file. */
+    @Test
+    void looksUpLinesOfAFile() throws Exception {
+        StringBuilder json = new StringBuilder();
+        for (int i = 0; i < 5000; i++) {
+            json.append("{\"id\":").append(i % 4000).append(",\"name\":\"v").append(i).append("\"}\n");
+        }
+        Path f = Files.writeString(dir.resolve("p.jsonl"), json);
+        TableDescriptor t = table(f, Map.of("lookup.cache", "PARTIAL"));
+        try (LookupSource source = source(t); LookupReader reader = source.openReader(new int[]{0})) {
+            assertEquals(LookupCacheMode.PARTIAL, LookupOptions.of(t.options(), source.defaultCacheMode()).mode());
+            for (long id = 0; id < 4000; id += 3) {
+                List<String> names = reader.lookup(new Object[]{id}).stream().map(r -> (String) r[1]).sorted()
+                        .toList();
+                assertEquals(id < 1000 ? List.of("v" + id, "v" + (id + 4000)).stream().sorted().toList()
+                        : List.of("v" + id), names);
+            }
+            assertEquals(0, reader.lookup(new Object[]{4001L}).size());
+            Files.writeString(f, "{\"id\":4001,\"name\":\"new\"}\n");
+            assertEquals("new", reader.lookup(new Object[]{4001L}).get(0)[1], "a rewritten file is indexed again");
         }
     }
 }
