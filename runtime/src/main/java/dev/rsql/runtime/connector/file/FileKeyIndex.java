@@ -6,6 +6,9 @@ import dev.rsql.runtime.state.Murmur3;
 import dev.rsql.runtime.state.RowSerializer;
 import dev.rsql.runtime.types.RowType;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -25,6 +28,7 @@ import java.util.List;
  */
 final class FileKeyIndex implements LookupReader {
 
+    private static final Logger LOG = LoggerFactory.getLogger(FileKeyIndex.class);
     private static final int SEED = 0x2f0b3c1d;
 
     private final FileLookupSource source;
@@ -47,6 +51,7 @@ final class FileKeyIndex implements LookupReader {
     }
 
     private Snapshot index() throws Exception {
+        long began = System.nanoTime();
         List<Path> files = source.currentFiles();
         long[] sizes = new long[files.size()];
         long[] modified = new long[files.size()];
@@ -67,6 +72,8 @@ final class FileKeyIndex implements LookupReader {
         }
         long[] sorted = Arrays.copyOf(lines.hashes, lines.count);
         Arrays.sort(sorted);
+        LOG.info("dimension table {}: indexed {} lines of {} files for point lookups in {} ms", source.name(),
+                lines.count, files.size(), (System.nanoTime() - began) / 1_000_000);
         return new Snapshot(files, sizes, modified, channels, sorted, lines.offsets, lines.lengths);
     }
 
