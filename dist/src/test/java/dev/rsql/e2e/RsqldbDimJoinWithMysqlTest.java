@@ -33,8 +33,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * rsqldb's example {@code rsqldb-disk/client/join/dimJoin/dimJoinWithMysql.sql} (alibaba/rsqldb, branch
  * {@code oldVersion}, commit ee69556), with its MySQL DDL and rows {@code purchaser_dim.sql} run as they are in a
  * MariaDB server, and only the connection adapted: the name server address, and the JDBC URL, user and password.
- * Tickets sent to the topic are joined with the purchasers (a Blink {@code FOR SYSTEM_TIME AS OF PROCTIME()} join with a
- * {@code type = 'db'} table) and printed, by {@code rsql run} in a child JVM.
+ * Tickets sent to the topic are joined with the purchasers (a Blink {@code FOR SYSTEM_TIME AS OF PROCTIME()} join
+ * with a {@code type = 'db'} table) and printed, by {@code rsql run} in a child JVM.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class RsqldbDimJoinWithMysqlTest {
