@@ -79,23 +79,26 @@ public final class MariaDbServer implements AutoCloseable {
         Path log = dir.resolve("server.log");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         MariaDbServer s = new MariaDbServer(dir, port, password, p);
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (true) {
-            if (!p.isAlive()) {
-                throw new IllegalStateException("MariaDB (" + server + ") exited with " + p.exitValue()
-                        + " at start; its log " + log + ":\n" + tail(log));
-            }
-            try (Connection c = s.connect()) {
-                return s;
-            } catch (SQLException e) {
-                if (System.nanoTime() > deadline) {
-                    p.destroyForcibly();
-                    throw new IllegalStateException("MariaDB did not accept connections on port " + port
-                            + " within 60 s: " + e.getMessage() + "; its log:\n" + tail(log));
-                }
-                TimeUnit.MILLISECONDS.sleep(50); // polling the server's port: nothing to wait on but the socket
-            }
+        String[] lastError = {"none yet"};
+        try {
+            Await.until(() -> "MariaDB accepting connections on port " + port + " (last error: " + lastError[0]
+                    + "); its log:\n" + tail(log), Duration.ofSeconds(60), () -> {
+                        if (!p.isAlive()) {
+                            throw new IllegalStateException("MariaDB (" + server + ") exited with " + p.exitValue()
+                                    + " at start; its log " + log + ":\n" + tail(log));
+                        }
+                        try (Connection c = s.connect()) {
+                            return true;
+                        } catch (SQLException e) {
+                            lastError[0] = e.getMessage();
+                            return false;
+                        }
+                    });
+        } catch (RuntimeException | AssertionError e) {
+            p.destroyForcibly();
+            throw e;
         }
+        return s;
     }
 
     private static String find(List<String> paths, String name) {
