@@ -113,4 +113,26 @@ class JdbcSinkSqlTest {
         assertTrue(e.getMessage().contains("nokey"), e.getMessage());
         assertTrue(!e.getMessage().contains(db.password()), e.getMessage());
     }
+
+    /** Option mistakes fail at plan time ({@code rsql check}) with the statement's line, never showing a password. */
+    @Test
+    void badOptionsFailAtCheckWithoutThePassword() {
+        String events = RandomEvents.eventTable(RandomEvents.generate(1, 1, 10));
+        String urlWithPassword = "jdbc:mysql://rsql:url-secret-9@127.0.0.1:" + db.port() + "/test";
+        String badRetries = events
+                + "CREATE TABLE t (k VARCHAR, v BIGINT) WITH ('connector' = 'jdbc', 'url' = '" + urlWithPassword
+                + "', 'table-name' = 't', 'password' = 'pw-secret-7', 'sink.max-retries' = 'many');\n"
+                + "INSERT INTO t SELECT k, v FROM ev;\n";
+        Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
+                () -> new ScriptPlanner(PlannerContext.defaults()).plan("bad", badRetries));
+        assertTrue(e.getMessage().contains("sink.max-retries") && e.getMessage().contains("line 2"), e.getMessage());
+        assertTrue(!e.getMessage().contains("url-secret-9") && !e.getMessage().contains("pw-secret-7"),
+                e.getMessage());
+        String badUrl = events + "CREATE TABLE t (k VARCHAR, v BIGINT) WITH (type = 'rds', url = 'jdbc:oracle:thin:"
+                + "scott/tiger@db:1521', tableName = 't');\nINSERT INTO t SELECT k, v FROM ev;\n";
+        Exception u = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
+                () -> new ScriptPlanner(PlannerContext.defaults()).plan("bad", badUrl));
+        assertTrue(u.getMessage().contains("MySQL or MariaDB JDBC URL") && !u.getMessage().contains("tiger"),
+                u.getMessage());
+    }
 }
