@@ -342,6 +342,64 @@ class DistributedJobTest {
         }
     }
 
+    /**
+     * A lookup join with a file dimension table in two instances: each loads its own full cache and joins the orders
+     * of the queues it owns; when one stops, the other takes its queues over and every order is joined once.
+     */
+    @Test
+    void twoInstancesLookUpADimensionTableAndAMovedQueueContinues() throws Exception {
+        String orders = "dist_lookup_" + UUID.randomUUID().toString().substring(0, 8);
+        String joined = orders + "_joined";
+        broker.createTopic(orders, QUEUES);
+        broker.createTopic(joined, 4);
+        StringBuilder users = new StringBuilder();
+        for (int j = 0; j < KEYS; j++) {
+            users.append("{\"user_id\":\"u").append(j).append("\",\"name\":\"n").append(j).append("\"}\n");
+        }
+        Path dim = java.nio.file.Files.writeString(stateDir.getParent().resolve(orders + ".jsonl"), users);
+        String script = "CREATE TABLE orders (order_id INT, user_id VARCHAR, proc AS PROCTIME()) WITH (type = "
+                + "'rocketmq', topic = '" + orders + "');\n"
+                + "CREATE TABLE users (user_id VARCHAR, name VARCHAR, PRIMARY KEY (user_id) NOT ENFORCED) WITH ("
+                + "type = 'file', filePath = '" + dim + "');\n"
+                + "CREATE TABLE joined (order_id INT, name VARCHAR) WITH (type = 'rocketmq', topic = '" + joined
+                + "');\n"
+                + "INSERT INTO joined SELECT o.order_id, u.name FROM orders o JOIN users FOR SYSTEM_TIME AS OF o.proc "
+                + "AS u ON o.user_id = u.user_id;\n";
+        List<MessageQueue> orderQueues = queues(orders);
+        int total = 3_000;
+        int firstPart = 1_000;
+        produceOrders(orderQueues, 0, firstPart);
+        String jobName = "dist_" + orders;
+        Job a = start(jobName, script, "a");
+        Job b = start(jobName, script, "b");
+        DefaultLitePullConsumer reader = TopicReaders.fromStart(broker.nameServerAddress(), joined);
+        Map<Integer, List<String>> names = new TreeMap<>();
+        try {
+            Await.until("the first joined orders", Duration.ofSeconds(60), () -> {
+                readJoined(reader, names);
+                return names.size() >= firstPart / 2 && ownedTasks(b, "orders#") > 0;
+            });
+            b.stop();
+            produceOrders(orderQueues, firstPart, total);
+            Await.until(() -> "every order joined; have " + names.size(), Duration.ofSeconds(90), () -> {
+                readJoined(reader, names);
+                return names.size() == total;
+            });
+            List<String> wrong = new ArrayList<>();
+            names.forEach((order, got) -> {
+                if (!got.equals(List.of("n" + (order % KEYS)))) {
+                    wrong.add(order + " -> " + got);
+                }
+            });
+            assertTrue(wrong.isEmpty(), wrong.size() + " orders joined wrongly or twice: "
+                    + wrong.subList(0, Math.min(10, wrong.size())));
+        } finally {
+            reader.shutdown();
+            a.stop();
+            b.stop();
+        }
+    }
+
     /** Rows from..to-1 as made by {@code json}, row i into queue i mod the number of queues: times rise per queue. */
     static void produceTimed(List<MessageQueue> queues, int from, int to, java.util.function.IntFunction<String> json)
             throws Exception {

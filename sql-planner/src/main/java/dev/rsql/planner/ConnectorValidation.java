@@ -1,5 +1,9 @@
 package dev.rsql.planner;
 
+import dev.rsql.runtime.connector.LookupCacheMode;
+import dev.rsql.runtime.graph.GraphNode;
+import dev.rsql.runtime.graph.LookupJoinNode;
+import dev.rsql.runtime.lookup.LookupOptions;
 import dev.rsql.planner.catalog.CatalogTable;
 import dev.rsql.planner.catalog.ScriptCatalog;
 import dev.rsql.runtime.config.ConfigException;
@@ -44,9 +48,27 @@ final class ConnectorValidation {
             }
         }
         graph.sinks().forEach(s -> check(s.table(), false));
+        for (GraphNode node : graph.nodes()) {
+            if (node instanceof LookupJoinNode) {
+                checkLookup(((LookupJoinNode) node).table());
+            }
+        }
     }
 
-    private void check(TableDescriptor t, boolean source) {
+    /** A dimension table: its connector offers lookups, and its cache options parse. */
+    private void checkLookup(TableDescriptor t) {
+        CatalogTable table = catalog.table(t.name());
+        try {
+            LookupOptions.of(t.options(), LookupCacheMode.NONE);
+        } catch (ConfigException e) {
+            throw new PlanningException(table.optionPosition(e.option()), "table " + t.name() + ": "
+                    + e.getMessage());
+        }
+        check(t, null);
+    }
+
+    /** @param source true for a source, false for a sink, null for a dimension table */
+    private void check(TableDescriptor t, Boolean source) {
         CatalogTable table = catalog.table(t.name());
         if (!connectors.contains(t.connector())) {
             throw new PlanningException(table.optionPosition(null), "table " + t.name() + ": connector '"
@@ -56,7 +78,9 @@ final class ConnectorValidation {
         ConnectorFactory factory = connectors.get(t.connector());
         ConnectorContext context = new DefaultConnectorContext(t, job, formats);
         try {
-            if (source) {
+            if (source == null) {
+                factory.validateLookup(context);
+            } else if (source) {
                 factory.validateSource(context);
             } else {
                 factory.validateSink(context);

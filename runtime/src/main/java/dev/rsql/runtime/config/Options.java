@@ -76,10 +76,13 @@ public final class Options {
         return Secrets.isSecretKey(key) || substituted.contains(key.toLowerCase(Locale.ROOT));
     }
 
-    /** The value under {@code key} as errors and logs may show it: masked when {@link #isSecret}. */
+    /**
+     * The value under {@code key} as errors and logs may show it: masked when {@link #isSecret}, else with any
+     * credentials it carries masked ({@link Secrets#maskCredentials}).
+     */
     public String shown(String key) {
         String v = values.get(key.toLowerCase(Locale.ROOT));
-        return v != null && isSecret(key) ? Secrets.MASK : v;
+        return v != null && isSecret(key) ? Secrets.MASK : Secrets.maskCredentials(v);
     }
 
     /**
@@ -95,6 +98,10 @@ public final class Options {
             String v = e.getValue();
             if (v != null && !v.isEmpty() && isSecret(e.getKey())) {
                 out = out.replace(v, Secrets.MASK);
+            } else {
+                for (String credential : Secrets.credentialsIn(v)) {
+                    out = out.replace(credential, Secrets.MASK);
+                }
             }
         }
         return out;
@@ -254,7 +261,7 @@ public final class Options {
     /** All options with the keys as written and secret values masked: what may be printed. */
     public Map<String, String> shownMap() {
         Map<String, String> m = new LinkedHashMap<>();
-        values.forEach((k, v) -> m.put(originalKeys.get(k), isSecret(k) ? Secrets.MASK : v));
+        values.forEach((k, v) -> m.put(originalKeys.get(k), isSecret(k) ? Secrets.MASK : Secrets.maskCredentials(v)));
         return Collections.unmodifiableMap(m);
     }
 

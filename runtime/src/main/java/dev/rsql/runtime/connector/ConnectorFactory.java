@@ -49,6 +49,22 @@ public interface ConnectorFactory {
         }
     }
 
+    /**
+     * As {@link #validateSource}, for a table a lookup join reads as a dimension table
+     * ({@code JOIN t FOR SYSTEM_TIME AS OF s.proc}). The default only checks that the connector offers lookups.
+     */
+    default void validateLookup(ConnectorContext context) {
+        if (!overrides("createLookupSource")) {
+            createLookupSource(context);
+        }
+    }
+
+    /** The dimension-table side of the table, for lookup joins; created when the job starts, closed when it ends. */
+    default LookupSource createLookupSource(ConnectorContext context) {
+        throw new ConfigException("connector '" + identifier() + "' cannot be used as a dimension table (table "
+                + context.table().name() + ")");
+    }
+
     default Source createSource(ConnectorContext context) {
         throw new ConfigException("connector '" + identifier() + "' cannot be read from (table "
                 + context.table().name() + ")");

@@ -56,6 +56,7 @@ abstract class AbstractJob implements Job {
     protected final Map<String, Sink> sinks = new LinkedHashMap<>();           // by sink node id
     protected final Map<String, Task> tasks = new ConcurrentHashMap<>();
     private final Map<String, Sink> sideSinks = new ConcurrentHashMap<>();     // by table name
+    protected final dev.rsql.runtime.lookup.DimensionTables dimensionTables;
     private final List<Task> endedTasks = new ArrayList<>();
     private final AtomicInteger taskIndex = new AtomicInteger();
     private final CompletableFuture<JobInstance.State> termination = new CompletableFuture<>();
@@ -118,6 +119,9 @@ abstract class AbstractJob implements Job {
         this.timers = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, prefix + "-timer"));
         this.stopTimeout = EngineContext.stopTimeout(config);
         this.watchdog = new TaskWatchdog(graph.name(), EngineContext.stuckTimeout(config), tasks::values);
+        this.dimensionTables = new dev.rsql.runtime.lookup.DimensionTables(graph.name(), table -> engine.connectors()
+                .get(table.connector()).createLookupSource(new DefaultConnectorContext(table, jobInfo,
+                        engine.formats())));
     }
 
     /** Starts looking for tasks stuck in a record (on the timer thread). */
@@ -182,6 +186,11 @@ abstract class AbstractJob implements Job {
         @Override
         public ScheduledExecutorService timers() {
             return timers;
+        }
+
+        @Override
+        public dev.rsql.runtime.lookup.DimensionTables dimensionTables() {
+            return dimensionTables;
         }
 
         @Override
@@ -304,6 +313,7 @@ abstract class AbstractJob implements Job {
         for (Map<String, Sink> m : List.of(sinks, sideSinks)) {
             m.forEach((id, sink) -> close("sink " + id, sink));
         }
+        close("dimension tables", dimensionTables);
         workers.shutdown();
         JobInstance.State end = failure != null ? JobInstance.State.FAILED : finalState;
         cleanUp.run();

@@ -568,6 +568,12 @@ public abstract class Task {
                 }
             });
         }
+
+        @Override
+        public dev.rsql.runtime.lookup.LookupTable lookupTable(dev.rsql.runtime.graph.LookupJoinNode node)
+                throws Exception {
+            return services.dimensionTables().open(node);
+        }
     }
 
     private void onProcessingTime(long scheduledFor) {

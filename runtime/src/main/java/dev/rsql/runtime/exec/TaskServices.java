@@ -33,6 +33,9 @@ interface TaskServices {
     /** A writer for a table that is not a sink of the graph (late data, dead letters). */
     SinkWriter sideOutput(TableDescriptor table, SinkWriterContext context) throws Exception;
 
+    /** The job's dimension tables in this process (lookup joins). */
+    dev.rsql.runtime.lookup.DimensionTables dimensionTables();
+
     void taskFinished(Task task);
 
     void taskFailed(Task task, Throwable cause);

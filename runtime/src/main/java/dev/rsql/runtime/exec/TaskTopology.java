@@ -12,6 +12,7 @@ import dev.rsql.runtime.graph.IntervalJoinNode;
 import dev.rsql.runtime.graph.JobGraph;
 import dev.rsql.runtime.graph.DeduplicateNode;
 import dev.rsql.runtime.graph.JoinNode;
+import dev.rsql.runtime.graph.LookupJoinNode;
 import dev.rsql.runtime.graph.OverAggregateNode;
 import dev.rsql.runtime.graph.RankNode;
 import dev.rsql.runtime.graph.SinkNode;
@@ -36,6 +37,7 @@ import dev.rsql.runtime.operator.aggregate.OverAggregateOperator;
 import dev.rsql.runtime.operator.aggregate.WindowAggregateOperator;
 import dev.rsql.runtime.operator.join.IntervalJoinOperator;
 import dev.rsql.runtime.operator.join.JoinOperator;
+import dev.rsql.runtime.operator.lookup.LookupJoinOperator;
 import dev.rsql.runtime.operator.rank.DeduplicateOperator;
 import dev.rsql.runtime.operator.rank.RankOperator;
 import dev.rsql.runtime.operator.rank.WindowRankOperator;
@@ -208,6 +210,9 @@ final class TaskTopology {
             }
             if (node instanceof TemporalJoinNode) {
                 return new TemporalJoinOperator((TemporalJoinNode) node, outputOf(node));
+            }
+            if (node instanceof LookupJoinNode) {
+                return new LookupJoinOperator((LookupJoinNode) node, outputOf(node));
             }
             if (node instanceof UpsertMaterializeNode) {
                 return new UpsertMaterializeOperator((UpsertMaterializeNode) node, outputOf(node));

@@ -300,6 +300,15 @@ public final class GraphBuilder {
                     condition, description, leftTimeField, rightTimeField));
         }
 
+        /** A lookup join of this stream with a dimension table (see {@link LookupJoinNode}). */
+        public Stream lookupJoin(TableDescriptor table, int[] lookupColumns, boolean uniqueKey, boolean leftOuter,
+                                 Supplier<? extends CalcFunction> key, Supplier<? extends CalcFunction> condition,
+                                 RowType outputType, String description) {
+            String id = uniqueId("lookup-join-" + digest(node.id() + "|" + table.name() + "|" + description));
+            return new Stream(new LookupJoinNode(id, node, table, lookupColumns, uniqueKey, leftOuter, key,
+                    condition, outputType, description));
+        }
+
         public Stream union(Stream... others) {
             List<Stream> all = new ArrayList<>();
             all.add(this);

@@ -38,4 +38,10 @@ public interface OperatorContext extends FunctionContext {
 
     /** A writer of this task for a table that is not a sink of the graph, e.g. a late-data table. */
     SinkWriter sideOutput(TableDescriptor table) throws Exception;
+
+    /** The task's view of a lookup join's dimension table (shared by the job's tasks when fully cached). */
+    default dev.rsql.runtime.lookup.LookupTable lookupTable(dev.rsql.runtime.graph.LookupJoinNode node)
+            throws Exception {
+        throw new UnsupportedOperationException("no dimension tables in this context");
+    }
 }

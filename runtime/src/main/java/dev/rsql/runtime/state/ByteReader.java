@@ -10,6 +10,12 @@ public final class ByteReader {
         this.buf = buf;
     }
 
+    /** Reads from {@code offset} on (one record among others packed in a larger array). */
+    public ByteReader(byte[] buf, int offset) {
+        this.buf = buf;
+        this.pos = offset;
+    }
+
     public boolean isBitSet(int bitmapOffset, int bit) {
         return (buf[bitmapOffset + (bit >>> 3)] & (1 << (bit & 7))) != 0;
     }

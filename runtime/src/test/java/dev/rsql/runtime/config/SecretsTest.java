@@ -58,4 +58,20 @@ class SecretsTest {
                 () -> Placeholders.resolve("hunter2${OOPS", name -> null));
         assertFalse(e.getMessage().contains("hunter2"), e.getMessage());
     }
+
+    /** A connection string under a key that is not secret is shown with only its credentials masked. */
+    @Test
+    void credentialsInConnectionStringsAreMasked() {
+        Options o = new Options(Map.of("url", "jdbc:mysql://bob:s3cr3t@db:3306/crm?useSSL=false&password=hunter2",
+                "other", "jdbc:mysql://db/crm?user=bob;pwd=abc", "plain", "jdbc:mysql://db:3306/crm?useSSL=false"));
+        assertEquals("jdbc:mysql://bob:" + Secrets.MASK + "@db:3306/crm?useSSL=false&password=" + Secrets.MASK,
+                o.shown("url"));
+        assertEquals("jdbc:mysql://db/crm?user=bob;pwd=" + Secrets.MASK, o.shown("other"));
+        assertEquals("jdbc:mysql://db:3306/crm?useSSL=false", o.shown("plain"));
+        String shown = o.toString();
+        assertFalse(shown.contains("s3cr3t") || shown.contains("hunter2") || shown.contains("abc"), shown);
+        String redacted = o.redact("connect failed: jdbc:mariadb://bob:s3cr3t@db:3306/crm (hunter2)");
+        assertFalse(redacted.contains("s3cr3t") || redacted.contains("hunter2"), redacted);
+        assertEquals(java.util.List.of("s3cr3t", "hunter2"), Secrets.credentialsIn(o.get("url")));
+    }
 }

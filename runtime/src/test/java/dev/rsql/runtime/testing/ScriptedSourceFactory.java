@@ -108,6 +108,12 @@ public final class ScriptedSourceFactory implements ConnectorFactory {
             return n;
         }
 
+        /** Adds a row after the others (the shard's row list must allow it) and wakes the shard's task. */
+        public void append(Object[] row) {
+            rows.add(row);
+            availability.run();
+        }
+
         /** Ends the shard after its rows (a bounded source's shard). */
         public void end() {
             ended = true;

@@ -27,11 +27,23 @@ public final class CatalogTable {
     private final Options options;
     private final Map<String, SqlParserPos> optionPositions;
     private final SqlParserPos position;
+    private final List<Index> indexes;
+
+    /** A lookup index declared with {@code [UNIQUE] INDEX (cols)} (Blink's dimension-table DDL). */
+    public record Index(List<String> columns, boolean unique) {
+    }
 
     /** @param optionPositions where each option is written, by lower-case key */
     public CatalogTable(String name, List<TableColumn> columns, List<String> primaryKey, WatermarkSpec watermark,
                         boolean dimension, String connector, Options options, Map<String, SqlParserPos> optionPositions,
                         SqlParserPos position) {
+        this(name, columns, primaryKey, watermark, dimension, connector, options, optionPositions, position,
+                List.of());
+    }
+
+    private CatalogTable(String name, List<TableColumn> columns, List<String> primaryKey, WatermarkSpec watermark,
+                         boolean dimension, String connector, Options options,
+                         Map<String, SqlParserPos> optionPositions, SqlParserPos position, List<Index> indexes) {
         this.name = name;
         this.columns = List.copyOf(columns);
         this.primaryKey = List.copyOf(primaryKey);
@@ -41,6 +53,7 @@ public final class CatalogTable {
         this.options = options;
         this.optionPositions = Map.copyOf(optionPositions);
         this.position = position;
+        this.indexes = List.copyOf(indexes);
     }
 
     public String name() {
@@ -53,6 +66,17 @@ public final class CatalogTable {
 
     public List<String> primaryKey() {
         return primaryKey;
+    }
+
+    /** The declared lookup indexes, in declaration order. */
+    public List<Index> indexes() {
+        return indexes;
+    }
+
+    /** This table with its declared indexes. */
+    public CatalogTable withIndexes(List<Index> declared) {
+        return new CatalogTable(name, columns, primaryKey, watermark, dimension, connector, options,
+                optionPositions, position, declared);
     }
 
     /** The watermark declaration, or null. */

@@ -85,8 +85,16 @@ public final class DdlConverter {
         }
         Options options = new Options(raw, substituted);
         String connector = options.get("connector", "type");
+        List<CatalogTable.Index> indexes = new ArrayList<>();
+        for (dev.rsql.sql.parser.ddl.SqlTableIndex index : ddl.getIndexes()) {
+            List<String> cols = new ArrayList<>();
+            for (String col : index.getColumnNames()) {
+                cols.add(resolveColumn(columns, col, tableName, index.getParserPosition()));
+            }
+            indexes.add(new CatalogTable.Index(cols, index.isUnique()));
+        }
         return new CatalogTable(tableName, columns, primaryKey, watermark, ddl.isDimensionTable(), connector, options,
-                optionPositions, ddl.getParserPosition());
+                optionPositions, ddl.getParserPosition()).withIndexes(indexes);
     }
 
     private TableColumn column(SqlTableColumn c) {

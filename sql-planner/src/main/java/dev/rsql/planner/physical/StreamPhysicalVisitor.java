@@ -30,6 +30,7 @@ public interface StreamPhysicalVisitor<R> {
     R visit(StreamPhysicalDeduplicate deduplicate);
 
     R visit(StreamPhysicalWindowRank rank);
+
     R visit(StreamPhysicalIntervalJoin join);
 
     R visit(StreamPhysicalWindowJoin join);
@@ -39,4 +40,6 @@ public interface StreamPhysicalVisitor<R> {
     R visit(StreamPhysicalSink sink);
 
     R visit(StreamPhysicalOverAggregate over);
+
+    R visit(StreamPhysicalLookupJoin join);
 }

@@ -20,6 +20,7 @@ import dev.rsql.planner.physical.StreamPhysicalIntervalJoin;
 import dev.rsql.planner.physical.StreamPhysicalJoin;
 import dev.rsql.planner.physical.StreamPhysicalOverAggregate;
 import dev.rsql.planner.physical.StreamPhysicalRank;
+import dev.rsql.planner.physical.StreamPhysicalLookupJoin;
 import dev.rsql.planner.physical.StreamPhysicalRel;
 import dev.rsql.planner.physical.StreamPhysicalSink;
 import dev.rsql.planner.physical.StreamPhysicalTableSourceScan;
@@ -137,6 +138,11 @@ public final class GraphTranslator {
             }
             SourceSettings s = sourceSettings.apply(table);
             return builder.source(table.descriptor(), s.errorPolicy(), s.deadLetterTable());
+        }
+
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalLookupJoin join) {
+            return LookupJoins.translate(join, translate(join.getInput()), compiler, position);
         }
 
         @Override

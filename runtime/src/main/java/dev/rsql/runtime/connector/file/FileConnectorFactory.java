@@ -3,6 +3,7 @@ package dev.rsql.runtime.connector.file;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.connector.ConnectorContext;
 import dev.rsql.runtime.connector.ConnectorFactory;
+import dev.rsql.runtime.connector.LookupSource;
 import dev.rsql.runtime.connector.Sink;
 import dev.rsql.runtime.connector.Source;
 import dev.rsql.runtime.format.FormatRegistry;
@@ -55,6 +56,17 @@ public final class FileConnectorFactory implements ConnectorFactory {
     @Override
     public Source createSource(ConnectorContext context) {
         return new FileSource(context);
+    }
+
+    /** A file is a dimension table too: lines are loaded into a full cache ({@link FileLookupSource}). */
+    @Override
+    public void validateLookup(ConnectorContext context) {
+        new FileSource(context);
+    }
+
+    @Override
+    public LookupSource createLookupSource(ConnectorContext context) {
+        return new FileLookupSource(context);
     }
 
     @Override

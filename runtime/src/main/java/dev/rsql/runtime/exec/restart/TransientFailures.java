@@ -1,6 +1,7 @@
 package dev.rsql.runtime.exec.restart;
 
 import dev.rsql.runtime.config.ConfigException;
+import dev.rsql.runtime.connector.jdbc.JdbcErrors;
 import dev.rsql.runtime.exec.RecordException;
 import dev.rsql.runtime.graph.FunctionException;
 import dev.rsql.runtime.rocketmq.RocketMqRetry;
@@ -14,6 +15,7 @@ import org.apache.rocketmq.remoting.protocol.ResponseCode;
 
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
+import java.sql.SQLException;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
@@ -22,7 +24,8 @@ import java.util.concurrent.TimeoutException;
  * Which job failures a restart from the last checkpoint can cure: those caused by the broker or name server being
  * unreachable, busy or slow (connections refused or lost, send, pull and commit timeouts, no route while the broker
  * re-registers), also when they reach the job as a checkpoint that could not be committed or a shuffle or state
- * queue that could not be written. Everything else ends the job: a bad record under the {@code fail} policy, a plan
+ * queue that could not be written; and a database connection lost or refused, a deadlock or lock wait timeout
+ * ({@link JdbcErrors}). Everything else ends the job: a bad record under the {@code fail} policy, a plan
  * or configuration error, a UDF failure, a state store or state directory that cannot be read or written, and
  * whatever is not known to go away by itself.
  *
@@ -48,6 +51,9 @@ public final class TransientFailures {
             // Kafka's timeouts, lost connections, leader moves and coordinator changes.
             if (t instanceof org.apache.kafka.common.errors.RetriableException) {
                 return true;
+            }
+            if (t instanceof SQLException) {
+                return JdbcErrors.isTransient((SQLException) t);
             }
             if (t instanceof MQBrokerException) {
                 return RocketMqRetry.isTransient(t);

@@ -16,6 +16,10 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.nio.file.AccessDeniedException;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLSyntaxErrorException;
+import java.sql.SQLTransactionRollbackException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
 
@@ -70,5 +74,20 @@ class TransientFailuresTest {
         Exception b = new IllegalStateException("b", a);
         a.initCause(b);
         assertFalse(TransientFailures.isTransient(a));
+    }
+
+    /** Database errors: a lost connection, a deadlock or a lock wait timeout are transient; SQL mistakes are not. */
+    @Test
+    void databaseErrors() {
+        assertTrue(TransientFailures.isTransient(new RuntimeException("sink failed",
+                new SQLNonTransientConnectionException("(conn=18) Socket error", "08000", 0))));
+        assertTrue(TransientFailures.isTransient(new SQLTransactionRollbackException("Deadlock found", "40001", 1213)));
+        assertTrue(TransientFailures.isTransient(new SQLException("Lock wait timeout exceeded", "HY000", 1205)));
+        assertTrue(TransientFailures.isTransient(new SQLException("Connection was killed", "70100", 1927)));
+        assertFalse(TransientFailures.isTransient(new SQLSyntaxErrorException("Table 'x' doesn't exist", "42S02",
+                1146)));
+        assertFalse(TransientFailures.isTransient(new SQLException("Access denied for user", "28000", 1045)));
+        assertFalse(TransientFailures.isTransient(new ConfigException("bad url",
+                new SQLNonTransientConnectionException("refused", "08000", 0))));
     }
 }

@@ -17,6 +17,7 @@ public final class StreamPhysicalRules {
     public static final RelOptRule WINDOW_TABLE_FUNCTION = StreamPhysicalWindowTableFunctionRule.DEFAULT.toRule();
     public static final RelOptRule GROUP_AGGREGATE = StreamPhysicalGroupAggregateRule.DEFAULT.toRule();
     public static final RelOptRule WINDOW_AGGREGATE = StreamPhysicalWindowAggregateRule.DEFAULT.toRule();
+    public static final RelOptRule LOOKUP_JOIN = LookupJoinRule.DEFAULT.toRule();
     public static final RelOptRule CORRELATE = StreamPhysicalCorrelateRule.DEFAULT.toRule();
     public static final RelOptRule TABLE_FUNCTION_JOIN = StreamPhysicalTableFunctionJoinRule.DEFAULT.toRule();
     public static final RelOptRule JOIN = StreamPhysicalJoinRule.DEFAULT.toRule();
@@ -27,12 +28,12 @@ public final class StreamPhysicalRules {
     public static final RelOptRule TEMPORAL_JOIN = StreamPhysicalTemporalJoinRule.DEFAULT.toRule();
 
     /**
-     * Every rule, for the physical phase: a rule matching a calc over a window before the calc rule, the temporal
-     * join before the correlate rule, the time-bounded joins before the regular join.
+     * Every rule, for the physical phase: a rule matching a calc over a window before the calc rule, the lookup and
+     * temporal joins before the correlate rule, the time-bounded joins before the regular join.
      */
     public static final List<RelOptRule> ALL = List.of(TABLE_SOURCE_SCAN, WATERMARK_ASSIGNER, WINDOW_RANK, DEDUPLICATE,
-            RANK, CALC, UNION, WINDOW_TABLE_FUNCTION, GROUP_AGGREGATE, WINDOW_AGGREGATE, TEMPORAL_JOIN, CORRELATE,
-            TABLE_FUNCTION_JOIN, INTERVAL_JOIN, WINDOW_JOIN, JOIN, SINK, OVER_AGGREGATE);
+            RANK, CALC, UNION, WINDOW_TABLE_FUNCTION, GROUP_AGGREGATE, WINDOW_AGGREGATE, LOOKUP_JOIN, TEMPORAL_JOIN,
+            CORRELATE, TABLE_FUNCTION_JOIN, INTERVAL_JOIN, WINDOW_JOIN, JOIN, SINK, OVER_AGGREGATE);
 
     private StreamPhysicalRules() {
     }

@@ -1,0 +1,111 @@
+package dev.rsql.runtime.lookup;
+
+import dev.rsql.runtime.connector.LookupCacheMode;
+import dev.rsql.runtime.connector.LookupReader;
+import dev.rsql.runtime.connector.LookupSource;
+import dev.rsql.runtime.graph.LookupJoinNode;
+import dev.rsql.runtime.table.TableDescriptor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The dimension tables of one job in this process: one {@link LookupSource} per table and lookup columns, opened by
+ * the first task that needs it, and, in full-cache mode, one {@link FullCache} that all tasks of the job's joins on
+ * those columns share (one copy of the table per process). Each task gets its own {@link LookupTable} view: the shared full copy, or its own partial
+ * cache or uncached reader.
+ */
+public final class DimensionTables implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DimensionTables.class);
+
+    private record Opened(LookupSource source, LookupOptions options, FullCache full) {
+    }
+
+    private final String job;
+    private final Function<TableDescriptor, LookupSource> connectors;
+    private final Map<String, Opened> opened = new LinkedHashMap<>();
+
+    public DimensionTables(String job, Function<TableDescriptor, LookupSource> connectors) {
+        this.job = job;
+        this.connectors = connectors;
+    }
+
+    /** A task's view of the join's table; the first call (re)loads a full cache and blocks until it is loaded. */
+    public LookupTable open(LookupJoinNode node) throws Exception {
+        Opened o = opened(node);
+        int[] columns = node.lookupColumns();
+        if (o.full() != null) {
+            FullCache full = o.full();
+            int index = full.indexOf(columns);
+            return new LookupTable() {
+                @Override
+                public List<Object[]> lookup(Object[] key) {
+                    return full.table().lookup(index, key);
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        }
+        LookupReader reader = o.source().openReader(columns);
+        if (o.options().mode() == LookupCacheMode.PARTIAL) {
+            return new PartialCache(reader, o.options(), System::currentTimeMillis);
+        }
+        return new LookupTable() {
+            @Override
+            public List<Object[]> lookup(Object[] key) throws Exception {
+                return reader.lookup(key);
+            }
+
+            @Override
+            public void close() {
+                reader.close();
+            }
+        };
+    }
+
+    private synchronized Opened opened(LookupJoinNode node) throws Exception {
+        // joins of one table on the same columns share its source and cache
+        String key = node.table().name() + java.util.Arrays.toString(node.lookupColumns());
+        Opened o = opened.get(key);
+        if (o != null) {
+            return o;
+        }
+        LookupSource source = connectors.apply(node.table());
+        try {
+            LookupOptions options = LookupOptions.of(node.table().options(), source.defaultCacheMode());
+            LookupCacheMode mode = source.supportsPointLookup() ? options.mode() : LookupCacheMode.FULL;
+            FullCache full = mode == LookupCacheMode.FULL
+                    ? new FullCache(job, node.table(), source, options, List.of(node.lookupColumns())) : null;
+            LOG.info("job={} dimension table {}: {} cache over {}", job, node.table().name(),
+                    mode.name().toLowerCase(), source.description());
+            o = new Opened(source, options, full);
+        } catch (Exception | Error e) {
+            source.close();
+            throw e;
+        }
+        opened.put(key, o);
+        return o;
+    }
+
+    @Override
+    public synchronized void close() {
+        for (Opened o : opened.values()) {
+            if (o.full() != null) {
+                o.full().close();
+            }
+            try {
+                o.source().close();
+            } catch (RuntimeException e) {
+                LOG.warn("job={} closing dimension table {} failed", job, o.source().description(), e);
+            }
+        }
+        opened.clear();
+    }
+}
