@@ -462,6 +462,46 @@ class KafkaSqlJobTest {
         }
     }
 
+    @Test
+    void sinkPartitioners() throws Exception {
+        String in = topic("part_in", 1);
+        produce(orders(in, 0, 300));
+        for (String partitioner : List.of("round-robin", "fixed", "default")) {
+            String out = topic("part_out", 3);
+            String script = "CREATE TABLE orders (order_id BIGINT, customer STRING, amount DOUBLE, status STRING)\n"
+                    + with(in, ", 'scan.startup.mode' = 'earliest-offset'") + ";\n"
+                    + "CREATE TABLE copy (order_id BIGINT, customer STRING)\n"
+                    + with(out, ", 'sink.partitioner' = '" + partitioner + "', 'key.format' = 'json', "
+                    + "'key.fields' = 'customer'") + ";\n"
+                    + "INSERT INTO copy SELECT order_id, customer FROM orders;\n";
+            JobInstance job = start("kafka_part_" + partitioner.replace('-', '_'), script);
+            try {
+                Map<Integer, Integer> perPartition = new TreeMap<>();
+                Map<String, java.util.Set<Integer>> partitionsOfKey = new TreeMap<>();
+                for (ConsumerRecord<byte[], byte[]> r : readUntil(out, 300)) {
+                    perPartition.merge(r.partition(), 1, Integer::sum);
+                    partitionsOfKey.computeIfAbsent(new String(r.key(), StandardCharsets.UTF_8),
+                            k -> new java.util.TreeSet<>()).add(r.partition());
+                }
+                assertEquals(300, perPartition.values().stream().mapToInt(Integer::intValue).sum(), partitioner);
+                switch (partitioner) {
+                    case "round-robin":
+                        assertEquals(Map.of(0, 100, 1, 100, 2, 100), perPartition, "spread evenly, keys ignored");
+                        break;
+                    case "fixed":
+                        assertEquals(1, perPartition.size(), "the one task writes one partition: " + perPartition);
+                        break;
+                    default:
+                        assertTrue(partitionsOfKey.values().stream().allMatch(ps -> ps.size() == 1),
+                                "one partition per key: " + partitionsOfKey);
+                        assertTrue(perPartition.size() > 1, "keys hashed over the partitions: " + perPartition);
+                }
+            } finally {
+                job.stop();
+            }
+        }
+    }
+
     /** Mistakes in a Kafka table's options fail at planning, at the table's position, naming the option. */
     @Test
     void badOptionsFailAtPlanTimeWithoutShowingThePassword() {

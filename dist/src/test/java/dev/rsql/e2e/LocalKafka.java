@@ -1,8 +1,10 @@
 package dev.rsql.e2e;
 
+import dev.rsql.runtime.testing.Await;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -62,9 +64,21 @@ final class LocalKafka implements AutoCloseable {
         return admin;
     }
 
-    /** Creates a topic; returns once the broker has it. */
+    /**
+     * Creates a topic; returns once every partition has a leader (a produce request that reaches a partition before
+     * its leader is ready is retried, and a busy machine can then leave an idempotent producer retrying for long).
+     */
     void createTopic(String topic, int partitions) throws Exception {
         admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+        Await.until("leaders of topic " + topic, Duration.ofSeconds(30), () -> {
+            try {
+                TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+                return d.partitions().size() == partitions && d.partitions().stream().allMatch(p -> p.leader() != null
+                        && !p.leader().isEmpty());
+            } catch (Exception e) {
+                return false;
+            }
+        });
     }
 
     /** Reads every partition of a topic from the start until {@code expected} records arrived, then a little more. */
