@@ -17,6 +17,7 @@ import dev.rsql.planner.translate.ChangelogSinks;
 import dev.rsql.planner.translate.ConstantExpressions;
 import dev.rsql.planner.translate.GraphTranslator;
 import dev.rsql.planner.translate.PlanOptimizer;
+import dev.rsql.planner.translate.SubQueryRewriter;
 import dev.rsql.planner.translate.StreamSettings;
 import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.config.Options;
@@ -134,7 +135,8 @@ public final class ScriptPlanner {
             List<String> physicalPlans = new ArrayList<>();
             for (SqlRichInsert insert : inserts) {
                 try {
-                    RelNode rel = PlanOptimizer.optimize(session.toRel(retarget(insert)).rel);
+                    RelNode rel = PlanOptimizer.optimize(SubQueryRewriter.rewrite(session.toRel(retarget(insert)).rel,
+                            session::queryPosition, insert.getParserPosition()));
                     ConstantExpressions.check(rel, insert, rel.getCluster().getRexBuilder());
                     relPlans.add(RelOptUtil.toString(rel));
                     if (Boolean.getBoolean("rsql.debug.plans")) {

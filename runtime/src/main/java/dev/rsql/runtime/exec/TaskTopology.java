@@ -10,6 +10,7 @@ import dev.rsql.runtime.graph.GraphNode;
 import dev.rsql.runtime.graph.GroupAggregateNode;
 import dev.rsql.runtime.graph.JobGraph;
 import dev.rsql.runtime.graph.JoinNode;
+import dev.rsql.runtime.graph.SemiAntiJoinNode;
 import dev.rsql.runtime.graph.SinkNode;
 import dev.rsql.runtime.graph.UnionNode;
 import dev.rsql.runtime.graph.UpsertMaterializeNode;
@@ -27,6 +28,7 @@ import dev.rsql.runtime.operator.WindowAssignerOperator;
 import dev.rsql.runtime.operator.aggregate.GroupAggregateOperator;
 import dev.rsql.runtime.operator.aggregate.WindowAggregateOperator;
 import dev.rsql.runtime.operator.join.JoinOperator;
+import dev.rsql.runtime.operator.join.SemiAntiJoinOperator;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -173,6 +175,9 @@ final class TaskTopology {
             }
             if (node instanceof JoinNode) {
                 return new JoinOperator((JoinNode) node, outputOf(node));
+            }
+            if (node instanceof SemiAntiJoinNode) {
+                return new SemiAntiJoinOperator((SemiAntiJoinNode) node, outputOf(node));
             }
             if (node instanceof UpsertMaterializeNode) {
                 return new UpsertMaterializeOperator((UpsertMaterializeNode) node, outputOf(node));

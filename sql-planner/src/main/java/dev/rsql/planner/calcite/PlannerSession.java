@@ -13,7 +13,9 @@ import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.hint.HintStrategyTable;
 import org.apache.calcite.rel.hint.HintPredicates;
 import org.apache.calcite.rel.type.RelDataType;
@@ -23,11 +25,13 @@ import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.validate.SqlConformance;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Properties;
 
@@ -45,6 +49,8 @@ public final class PlannerSession {
     private final FunctionRewriter functionRewriter = new FunctionRewriter(functions);
     private final SqlConformance conformance = RsqlParser.config().conformance();
     private final RelOptCluster cluster;
+    /** Where each subquery (and view query) converted so far stands in the script, by its converted plan. */
+    private final IdentityHashMap<RelNode, SqlParserPos> queryPositions = new IdentityHashMap<>();
 
     public PlannerSession() {
         Properties props = new Properties();
@@ -119,8 +125,27 @@ public final class PlannerSession {
                         .hintStrategy("OPTIONS", HintPredicates.TABLE_SCAN)
                         .build());
         SqlToRelConverter converter = new SqlToRelConverter(NO_STRING_VIEWS, validator, catalogReader, targetCluster,
-                StandardConvertletTable.INSTANCE, config);
+                StandardConvertletTable.INSTANCE, config) {
+            @Override
+            protected RelRoot convertQueryRecursive(SqlNode query, boolean top, RelDataType targetRowType) {
+                RelRoot root = super.convertQueryRecursive(query, top, targetRowType);
+                queryPositions.putIfAbsent(root.rel, query.getParserPosition());
+                return root;
+            }
+        };
         return converter.convertQuery(validated, false, true);
+    }
+
+    /**
+     * The position of the query (a subquery, a view's query) whose converted plan is {@code rel}, or null. A
+     * subquery's plan may be its query's under a projection of its columns.
+     */
+    public SqlParserPos queryPosition(RelNode rel) {
+        SqlParserPos pos = queryPositions.get(rel);
+        if (pos == null && rel instanceof Project) {
+            pos = queryPositions.get(((Project) rel).getInput());
+        }
+        return pos;
     }
 
     /** Views are expanded from parse trees by {@link QueryTable}, never from SQL strings. */

@@ -26,4 +26,6 @@ public interface StreamPhysicalVisitor<R> {
     R visit(StreamPhysicalUpsertMaterialize materialize);
 
     R visit(StreamPhysicalSink sink);
+
+    R visit(StreamPhysicalSemiAntiJoin join);
 }

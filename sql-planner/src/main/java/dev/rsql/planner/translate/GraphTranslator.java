@@ -16,6 +16,7 @@ import dev.rsql.planner.physical.StreamPhysicalExchange;
 import dev.rsql.planner.physical.StreamPhysicalGroupAggregate;
 import dev.rsql.planner.physical.StreamPhysicalJoin;
 import dev.rsql.planner.physical.StreamPhysicalRel;
+import dev.rsql.planner.physical.StreamPhysicalSemiAntiJoin;
 import dev.rsql.planner.physical.StreamPhysicalSink;
 import dev.rsql.planner.physical.StreamPhysicalTableSourceScan;
 import dev.rsql.planner.physical.StreamPhysicalUnion;
@@ -36,6 +37,7 @@ import dev.rsql.runtime.types.RowType;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Calc;
+import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
@@ -88,6 +90,10 @@ public final class GraphTranslator {
         PhysicalPlan plan = ChangelogInference.infer(sink, settings.emit(), sinkWritesChangelog, position);
         plan.root().accept(new Translation(plan, position, settings));
         return plan;
+    }
+
+    /** A join's tagged input behind its exchange, its number of key fields and its residual condition (or null). */
+    private record TaggedJoin(GraphBuilder.Stream input, int keyCount, Supplier<CalcFunction> condition) {
     }
 
     /** The translation of one INSERT: one graph node (or a few) per physical node. */
@@ -169,7 +175,26 @@ public final class GraphTranslator {
          */
         @Override
         public GraphBuilder.Stream visit(StreamPhysicalJoin join) {
-            JoinInfo info = join.joinInfo();
+            TaggedJoin t = tagged(join);
+            JoinNode.Type type = JoinNode.Type.valueOf(join.getJoinType().name());
+            return t.input().join(type, t.keyCount(), TypeConverter.toRowType(join.getLeft().getRowType()),
+                    TypeConverter.toRowType(join.getRight().getRowType()), TypeConverter.toRowType(join.getRowType()),
+                    t.condition(), join.describe(), settings.stateTtlMillis());
+        }
+
+        /** A semi or anti join: its sides tagged and exchanged as for a regular join. */
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalSemiAntiJoin join) {
+            TaggedJoin t = tagged(join);
+            return t.input().semiAntiJoin(join.isAnti(), t.keyCount(),
+                    TypeConverter.toRowType(join.getLeft().getRowType()),
+                    TypeConverter.toRowType(join.getRight().getRowType()), t.condition(), join.describe(),
+                    settings.stateTtlMillis());
+        }
+
+        /** Both sides of a join tagged, through one exchange by the join key; the residual condition, or null. */
+        private TaggedJoin tagged(Join join) {
+            JoinInfo info = join.analyzeCondition();
             RelDataTypeFactory types = join.getCluster().getTypeFactory();
             RexBuilder rex = join.getCluster().getRexBuilder();
             RelDataType left = join.getLeft().getRowType();
@@ -198,10 +223,7 @@ public final class GraphTranslator {
                 program.addProject(rex.makeLiteral(true), "matches");
                 condition = compiler.add(program.getProgram());
             }
-            JoinNode.Type type = JoinNode.Type.valueOf(join.getJoinType().name());
-            return builder.union(List.of(l, r)).exchange(keys).join(type, keys.length, TypeConverter.toRowType(left),
-                    TypeConverter.toRowType(right), TypeConverter.toRowType(join.getRowType()), condition,
-                    join.describe(), settings.stateTtlMillis());
+            return new TaggedJoin(builder.union(List.of(l, r)).exchange(keys), keys.length, condition);
         }
 
         /** One side of a join as tagged rows: its side, its key fields, then its fields in its place. */

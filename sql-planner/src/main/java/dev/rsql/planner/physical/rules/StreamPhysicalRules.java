@@ -18,11 +18,12 @@ public final class StreamPhysicalRules {
     public static final RelOptRule TABLE_FUNCTION_JOIN = StreamPhysicalTableFunctionJoinRule.DEFAULT.toRule();
     public static final RelOptRule JOIN = StreamPhysicalJoinRule.DEFAULT.toRule();
     public static final RelOptRule SINK = StreamPhysicalSinkRule.DEFAULT.toRule();
+    public static final RelOptRule SEMI_ANTI_JOIN = StreamPhysicalSemiAntiJoinRule.DEFAULT.toRule();
 
     /** Every rule, for the physical phase. */
     public static final List<RelOptRule> ALL = List.of(TABLE_SOURCE_SCAN, WATERMARK_ASSIGNER, CALC, UNION,
             WINDOW_TABLE_FUNCTION, GROUP_AGGREGATE, WINDOW_AGGREGATE, CORRELATE, TABLE_FUNCTION_JOIN, JOIN,
-            SINK);
+            SINK, SEMI_ANTI_JOIN);
 
     private StreamPhysicalRules() {
     }
