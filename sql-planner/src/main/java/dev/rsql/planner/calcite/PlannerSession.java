@@ -10,6 +10,7 @@ import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.prepare.CalciteCatalogReader;
@@ -31,8 +32,9 @@ import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 
-import java.util.IdentityHashMap;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
 /**
@@ -49,8 +51,11 @@ public final class PlannerSession {
     private final FunctionRewriter functionRewriter = new FunctionRewriter(functions);
     private final SqlConformance conformance = RsqlParser.config().conformance();
     private final RelOptCluster cluster;
-    /** Where each subquery (and view query) converted so far stands in the script, by its converted plan. */
-    private final IdentityHashMap<RelNode, SqlParserPos> queryPositions = new IdentityHashMap<>();
+    /**
+     * Where each subquery (and view query) converted so far stands in the script, by its converted plan as text (the
+     * converter may copy a plan after converting it, e.g. to propagate hints).
+     */
+    private final Map<String, SqlParserPos> queryPositions = new HashMap<>();
 
     public PlannerSession() {
         Properties props = new Properties();
@@ -129,7 +134,12 @@ public final class PlannerSession {
             @Override
             protected RelRoot convertQueryRecursive(SqlNode query, boolean top, RelDataType targetRowType) {
                 RelRoot root = super.convertQueryRecursive(query, top, targetRowType);
-                queryPositions.putIfAbsent(root.rel, query.getParserPosition());
+                queryPositions.putIfAbsent(RelOptUtil.toString(root.rel), query.getParserPosition());
+                if (root.rel instanceof Project) {
+                    // EXISTS reads the query without its projection
+                    queryPositions.putIfAbsent(RelOptUtil.toString(((Project) root.rel).getInput()),
+                            query.getParserPosition());
+                }
                 return root;
             }
         };
@@ -138,12 +148,12 @@ public final class PlannerSession {
 
     /**
      * The position of the query (a subquery, a view's query) whose converted plan is {@code rel}, or null. A
-     * subquery's plan may be its query's under a projection of its columns.
+     * subquery's plan may be its query's with or without a projection of its columns.
      */
     public SqlParserPos queryPosition(RelNode rel) {
-        SqlParserPos pos = queryPositions.get(rel);
+        SqlParserPos pos = queryPositions.get(RelOptUtil.toString(rel));
         if (pos == null && rel instanceof Project) {
-            pos = queryPositions.get(((Project) rel).getInput());
+            pos = queryPositions.get(RelOptUtil.toString(((Project) rel).getInput()));
         }
         return pos;
     }
