@@ -135,15 +135,17 @@ public final class ScriptPlanner {
             List<String> physicalPlans = new ArrayList<>();
             for (SqlRichInsert insert : inserts) {
                 try {
-                    RelNode rel = PlanOptimizer.optimize(SubQueryRewriter.rewrite(session.toRel(retarget(insert)).rel,
-                            session::queryPosition, insert.getParserPosition()));
+                    RelNode converted = session.toRel(retarget(insert)).rel;
+                    session.viewScopes().addStatement(converted);
+                    RelNode rel = PlanOptimizer.optimize(SubQueryRewriter.rewrite(converted, session::queryPosition,
+                            insert.getParserPosition()));
                     ConstantExpressions.check(rel, insert, rel.getCluster().getRexBuilder());
                     relPlans.add(RelOptUtil.toString(rel));
                     if (Boolean.getBoolean("rsql.debug.plans")) {
                         System.out.println(RelOptUtil.toString(rel));
                     }
                     physicalPlans.add(translator.translateInsert(rel, insert.getParserPosition(),
-                            settings.withEmit(emitSpec(insert, settings))).explain());
+                            session.viewScopes(), settings.withEmit(emitSpec(insert, settings))).explain());
                 } catch (CalciteContextException e) {
                     throw fromCalcite(e);
                 } catch (CalciteException e) {
@@ -210,7 +212,7 @@ public final class ScriptPlanner {
                 CatalogView view = ddl.view(v);
                 RelDataType rowType = viewRowType(view);
                 if (catalog.addView(view, v.isIfNotExists(), v.isReplace())) {
-                    session.register(view.name(), new QueryTable(rowType, () -> SqlDeepCopier.copy(view.query()), session));
+                    session.register(view.name(), QueryTable.view(rowType, () -> SqlDeepCopier.copy(view.query()), session));
                 }
             } else if (stmt instanceof SqlCreateFunction) {
                 SqlCreateFunction f = (SqlCreateFunction) stmt;

@@ -28,4 +28,20 @@ class SubQueryErrorsTest {
         assertError(TABLES + "CREATE VIEW w AS\n  SELECT k, x FROM a\n  WHERE y > 3;\nINSERT INTO o SELECT * FROM w;",
                 "line 6, column 9", "y");
     }
+
+    /** Errors of the physical plan (a form no operator runs, a changelog into an append-only sink) too. */
+    @Test
+    void physicalPlanErrorsInsideAViewFailAtTheView() {
+        assertError(TABLES + "CREATE VIEW j AS\n  SELECT a.k, a.x FROM a JOIN b ON a.x < b.y;\n"
+                + "INSERT INTO o SELECT * FROM j;", "line 5, column 3", "a join that is not INNER");
+        String csv = "CREATE TABLE f (k INT, x BIGINT) WITH (connector = 'filesystem', path = '/tmp/never.csv', "
+                + "format = 'csv');\n";
+        String counts = "CREATE VIEW counts AS\n  SELECT k, COUNT(*) AS x FROM a GROUP BY k;\n";
+        assertError(TABLES + csv + counts + "CREATE VIEW big AS SELECT * FROM counts WHERE x > 3;\n"
+                + "INSERT INTO f SELECT * FROM big;", "line 6, column 3", "Table sink 'f' doesn't support consuming "
+                + "update and delete changes which is produced by node GroupAggregate(groupBy=[k]");
+        // a join of two views is the INSERT's own
+        assertError(TABLES + counts + "INSERT INTO o SELECT counts.k, counts.x FROM counts JOIN a ON counts.x < a.x;",
+                "line 6, column 1", "a join that is not INNER");
+    }
 }

@@ -56,6 +56,7 @@ public final class PlannerSession {
      * converter may copy a plan after converting it, e.g. to propagate hints).
      */
     private final Map<String, SqlParserPos> queryPositions = new HashMap<>();
+    private final ViewScopes viewScopes = new ViewScopes();
 
     public PlannerSession() {
         Properties props = new Properties();
@@ -156,6 +157,11 @@ public final class PlannerSession {
             pos = queryPositions.get(RelOptUtil.toString(((Project) rel).getInput()));
         }
         return pos;
+    }
+
+    /** Which view each node of a converted plan comes from. */
+    public ViewScopes viewScopes() {
+        return viewScopes;
     }
 
     /** Views are expanded from parse trees by {@link QueryTable}, never from SQL strings. */

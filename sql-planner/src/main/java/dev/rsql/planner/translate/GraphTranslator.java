@@ -7,6 +7,7 @@ import dev.rsql.planner.codegen.CalcCompiler;
 import dev.rsql.planner.functions.LateralTables;
 import dev.rsql.planner.physical.ChangelogInference;
 import dev.rsql.planner.physical.Lineage;
+import dev.rsql.planner.physical.NodePositions;
 import dev.rsql.planner.physical.PhysicalPlan;
 import dev.rsql.planner.physical.PhysicalPlanner;
 import dev.rsql.planner.physical.RexFormatter;
@@ -86,8 +87,14 @@ public final class GraphTranslator {
 
     /** Adds the INSERT's plan ({@code TableModify} at the root) to the graph; returns its physical plan. */
     public PhysicalPlan translateInsert(RelNode root, SqlParserPos position, StreamSettings settings) {
-        StreamPhysicalSink sink = PhysicalPlanner.toPhysical(root, position);
-        PhysicalPlan plan = ChangelogInference.infer(sink, settings.emit(), sinkWritesChangelog, position);
+        return translateInsert(root, position, NodePositions.NONE, settings);
+    }
+
+    /** As above; an error about a node is reported at the position {@code nodes} gives it (inside a view). */
+    public PhysicalPlan translateInsert(RelNode root, SqlParserPos position, NodePositions nodes,
+                                       StreamSettings settings) {
+        StreamPhysicalSink sink = PhysicalPlanner.toPhysical(root, position, nodes);
+        PhysicalPlan plan = ChangelogInference.infer(sink, settings.emit(), sinkWritesChangelog, position, nodes);
         plan.root().accept(new Translation(plan, position, settings));
         return plan;
     }
