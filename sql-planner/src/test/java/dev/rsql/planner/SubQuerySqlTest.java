@@ -162,4 +162,29 @@ class SubQuerySqlTest {
         assertTrue(!above.isEmpty() && above.size() < all(a).size());
         assertEquals(above, Changelog.materialize(out.get("above")));
     }
+
+    private static PlannedJob plan(String script) {
+        return new ScriptPlanner(PlannerContext.defaults()).plan("t", script);
+    }
+
+    /**
+     * The plans: IN a semi join keyed by the compared columns, NOT IN over nullable columns an anti join on a constant
+     * key with the null-aware condition, NOT IN over NOT NULL columns keyed; anti joins emit deletes.
+     */
+    @Test
+    void plansAreSemiAndAntiJoins() {
+        String ddl = "CREATE TABLE a (k INT, x BIGINT NOT NULL) WITH (type = 'values', id = 'none');\n"
+                + "CREATE TABLE b (k INT, y BIGINT NOT NULL) WITH (type = 'values', id = 'none');\n"
+                + "CREATE TABLE o (k INT, x BIGINT) WITH (type = 'collect', id = 'none');\n";
+        String in = plan(ddl + "INSERT INTO o SELECT * FROM a WHERE k IN (SELECT k FROM b);")
+                .physicalPlans().get(0);
+        assertTrue(in.contains("SemiJoin(leftKeys=[k], rightKeys=[k]") && in.contains("changelogMode=[I]"), in);
+        String notIn = plan(ddl + "INSERT INTO o SELECT * FROM a WHERE k NOT IN (SELECT k FROM b);")
+                .physicalPlans().get(0);
+        assertTrue(notIn.contains("AntiJoin(leftKeys=[$constant_key], rightKeys=[$constant_key], where=[((k = k0) IS NOT FALSE")
+                && notIn.contains("changelogMode=[I,D]"), notIn);
+        String notNull = plan(ddl
+                + "INSERT INTO o SELECT * FROM a WHERE x NOT IN (SELECT y FROM b);").physicalPlans().get(0);
+        assertTrue(notNull.contains("AntiJoin(leftKeys=[x], rightKeys=[y]"), notNull);
+    }
 }
