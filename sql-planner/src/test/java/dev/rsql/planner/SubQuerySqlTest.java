@@ -86,14 +86,17 @@ class SubQuerySqlTest {
         Map<String, List<Row>> out = run(table("a", "x", a) + table("b", "y", b)
                 + "CREATE VIEW big AS SELECT k FROM b WHERE y > 80;\n"
                 + sink("in_out", columns) + sink("not_in_out", columns) + sink("not_in_nonnull", columns)
-                + sink("in_few", columns) + sink("not_in_few", columns)
+                + sink("in_few", columns) + sink("not_in_few", columns) + sink("counts_in_few", columns)
                 + "INSERT INTO in_out SELECT k, x FROM a WHERE k IN (SELECT k FROM big) AND x > 10;\n"
                 + "INSERT INTO not_in_out SELECT k, x FROM a WHERE k NOT IN (SELECT k FROM big);\n"
                 + "INSERT INTO not_in_nonnull SELECT k, x FROM a WHERE k NOT IN "
                 + "(SELECT k FROM big WHERE k IS NOT NULL);\n"
                 + "INSERT INTO in_few SELECT k, x FROM a WHERE k IN (" + few + ");\n"
-                + "INSERT INTO not_in_few SELECT k, x FROM a WHERE k NOT IN (" + few + ");\n",
-                "in_out", "not_in_out", "not_in_nonnull", "in_few", "not_in_few");
+                + "INSERT INTO not_in_few SELECT k, x FROM a WHERE k NOT IN (" + few + ");\n"
+                // both sides updating
+                + "INSERT INTO counts_in_few SELECT k, c FROM (SELECT k, COUNT(*) AS c FROM a GROUP BY k) g\n"
+                + "  WHERE k IN (" + few + ");\n",
+                "in_out", "not_in_out", "not_in_nonnull", "in_few", "not_in_few", "counts_in_few");
         List<Integer> big = all(b).stream().filter(i -> i.x() > 80).map(Item::k).toList();
         List<Integer> bigNonNull = big.stream().filter(Objects::nonNull).toList();
         Map<Integer, Integer> counts = new HashMap<>();
@@ -111,6 +114,16 @@ class SubQuerySqlTest {
         assertEquals(select(all(a), i -> i.k() != null && fewKeys.contains(i.k())),
                 Changelog.materialize(out.get("in_few")));
         assertEquals(select(all(a), i -> notIn(i.k(), fewKeys)), Changelog.materialize(out.get("not_in_few")));
+        Map<Integer, Integer> aCounts = new HashMap<>();
+        all(a).forEach(i -> aCounts.merge(i.k(), 1, Integer::sum));
+        List<String> countsInFew = new ArrayList<>();
+        aCounts.forEach((k, c) -> {
+            if (k != null && fewKeys.contains(k)) {
+                countsInFew.add(text(k, (long) c));
+            }
+        });
+        countsInFew.sort(null);
+        assertEquals(countsInFew, Changelog.materialize(out.get("counts_in_few")));
     }
 
     @Test
