@@ -9,10 +9,8 @@ import dev.rsql.runtime.operator.OperatorContext;
 import dev.rsql.runtime.operator.Output;
 import dev.rsql.runtime.state.CloseableIterator;
 import dev.rsql.runtime.state.KeyedValueState;
-import dev.rsql.runtime.state.Namespaces;
 import dev.rsql.runtime.state.RowSerializer;
 import dev.rsql.runtime.state.StateEntry;
-import dev.rsql.runtime.state.TimerService;
 import dev.rsql.runtime.types.DataType;
 
 import java.util.ArrayList;
@@ -41,16 +39,13 @@ public final class SemiAntiJoinOperator implements Operator {
     private final RowSerializer keySerializer;
     private final RowSerializer leftSerializer;
     private final RowSerializer rightSerializer;
-    private final long ttl;
     private final Object[] joined;
     private CalcFunction condition;
     /** Per key and left row: {multiplicity, matches}. */
     private KeyedValueState<Object[]> lefts;
     /** Per key and right row: {multiplicity}. */
     private KeyedValueState<Object[]> rights;
-    private KeyedValueState<Object[]> touched;
-    private TimerService timers;
-    private OperatorContext context;
+    private final KeyTtl ttl;
 
     public SemiAntiJoinOperator(SemiAntiJoinNode node, Output output) {
         this.node = node;
@@ -66,24 +61,19 @@ public final class SemiAntiJoinOperator implements Operator {
         this.keySerializer = RowSerializer.forKeys(node.input().outputType(), keyFields);
         this.leftSerializer = RowSerializer.of(node.leftType());
         this.rightSerializer = RowSerializer.of(node.rightType());
-        this.ttl = node.stateTtlMillis();
+        this.ttl = new KeyTtl(node.stateTtlMillis());
         this.joined = new Object[leftArity + rightArity];
     }
 
     @Override
     public void open(OperatorContext context) throws Exception {
-        this.context = context;
         condition = node.newCondition();
         if (condition != null) {
             condition.open(context);
         }
         lefts = context.stateBackend().valueState(node.id(), "left", new RowSerializer(List.of(COUNT, COUNT)));
         rights = context.stateBackend().valueState(node.id(), "right", new RowSerializer(List.of(COUNT)));
-        touched = context.stateBackend().valueState(node.id(), "touched", new RowSerializer(List.of(COUNT)));
-        timers = context.stateBackend().timerService(node.id());
-        if (ttl > 0) {
-            requestNextTimer();
-        }
+        ttl.open(context, node.id());
     }
 
     @Override
@@ -104,25 +94,13 @@ public final class SemiAntiJoinOperator implements Operator {
         }
         byte[] keyBytes = keySerializer.serialize(key);
         long now = System.currentTimeMillis();
-        if (ttl > 0) {
-            Object[] last = touched.get(keyBytes, Namespaces.EMPTY);
-            if (last != null && (Long) last[0] + ttl <= now) {
-                forget(keyBytes);  // expired, though its timer has not fired yet
-            }
-        }
+        ttl.expireIfIdle(keyBytes, now, this::forget);
         if (left) {
             processLeft(keyBytes, own, accumulate);
         } else {
             processRight(keyBytes, own, accumulate);
         }
-        if (ttl > 0) {
-            touched.put(keyBytes, Namespaces.EMPTY, new Object[] {now});
-            // Timers are coalesced to a tenth of the TTL, so a busy key holds few of them.
-            long bucket = Math.max(1, ttl / 10);
-            long at = (now + ttl + bucket - 1) / bucket * bucket;
-            timers.registerProcessingTimeTimer(at, keyBytes, Namespaces.EMPTY);
-            context.requestProcessingTime(at);
-        }
+        ttl.touch(keyBytes, now);
     }
 
     /** A left row: stored with its matches counted over the key's right rows, emitted if it is visible. */
@@ -215,7 +193,6 @@ public final class SemiAntiJoinOperator implements Operator {
     private void forget(byte[] keyBytes) {
         removeAll(lefts, keyBytes);
         removeAll(rights, keyBytes);
-        touched.remove(keyBytes, Namespaces.EMPTY);
     }
 
     private static void removeAll(KeyedValueState<Object[]> state, byte[] keyBytes) {
@@ -237,29 +214,13 @@ public final class SemiAntiJoinOperator implements Operator {
 
     @Override
     public void onProcessingTime(long now) throws Exception {
-        if (ttl <= 0) {
-            return;
-        }
-        timers.fireProcessingTimeTimers(now, (time, key, ns) -> {
-            Object[] last = touched.get(key, ns);
-            if (last != null && (Long) last[0] + ttl <= now) {
-                forget(key);
-            }
-        });
-        requestNextTimer();
+        ttl.onProcessingTime(now, this::forget);
     }
 
     @Override
     public void close() throws Exception {
         if (condition != null) {
             condition.close();
-        }
-    }
-
-    private void requestNextTimer() {
-        long next = timers.nextProcessingTime();
-        if (next != Long.MAX_VALUE) {
-            context.requestProcessingTime(next);
         }
     }
 }
