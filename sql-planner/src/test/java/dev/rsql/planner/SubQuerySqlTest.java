@@ -1,5 +1,6 @@
 package dev.rsql.planner;
 
+import dev.rsql.planner.testing.TestJob;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.testing.ValuesSourceFactory;
 import org.junit.jupiter.api.Test;
@@ -199,5 +200,34 @@ class SubQuerySqlTest {
         String notNull = plan(ddl
                 + "INSERT INTO o SELECT * FROM a WHERE x NOT IN (SELECT y FROM b);").physicalPlans().get(0);
         assertTrue(notNull.contains("AntiJoin(leftKeys=[x], rightKeys=[y]"), notNull);
+    }
+
+    /**
+     * An anti join forgets a key idle for the state TTL: a row deleted by its match comes back when it arrives again
+     * after the match was forgotten (without the TTL it would stay matched).
+     */
+    @Test
+    void idleKeysOfAnAntiJoinExpireAfterTheStateTtl() throws Exception {
+        String a = "ttl-a-" + UUID.randomUUID();
+        String b = "ttl-b-" + UUID.randomUUID();
+        ValuesSourceFactory.register(a, List.of());
+        ValuesSourceFactory.register(b, List.of());
+        try (TestJob job = new TestJob("ttl", "SET 'table.exec.state.ttl' = '300 ms';\n"
+                + "CREATE TABLE a (k INT, x BIGINT) WITH (type = 'values', id = '" + a + "', bounded = 'false');\n"
+                + "CREATE TABLE b (k INT, y BIGINT) WITH (type = 'values', id = '" + b + "', bounded = 'false');\n"
+                + sink("o", "k INT, x BIGINT")
+                + "INSERT INTO o SELECT k, x FROM a WHERE NOT EXISTS (SELECT * FROM b WHERE b.k = a.k)")) {
+            ValuesSourceFactory.append(a, 0, "{\"k\":1,\"x\":10}");
+            job.await("o", rows -> rows.size() == 1);
+            ValuesSourceFactory.append(b, 0, "{\"k\":1,\"y\":20}");
+            job.await("o", rows -> rows.size() == 2);
+            long expired = System.currentTimeMillis() + 300;
+            for (long now = System.currentTimeMillis(); now < expired; now = System.currentTimeMillis()) {
+                Thread.sleep(expired - now);
+            }
+            ValuesSourceFactory.append(a, 0, "{\"k\":1,\"x\":11}");
+            List<Row> rows = job.await("o", r -> r.size() == 3);
+            assertEquals(List.of("1|11"), Changelog.materialize(rows), () -> rows.toString());
+        }
     }
 }
