@@ -200,6 +200,8 @@ class SubQuerySqlTest {
         String notNull = plan(ddl
                 + "INSERT INTO o SELECT * FROM a WHERE x NOT IN (SELECT y FROM b);").physicalPlans().get(0);
         assertTrue(notNull.contains("AntiJoin(leftKeys=[x], rightKeys=[y]"), notNull);
+        String mixed = plan(ddl + "INSERT INTO o SELECT * FROM a WHERE k IN (SELECT y FROM b);").physicalPlans().get(0);
+        assertTrue(mixed.contains("SemiJoin(leftKeys=["), mixed);
     }
 
     /**
