@@ -18,6 +18,7 @@ import dev.rsql.planner.translate.ChangelogSinks;
 import dev.rsql.planner.translate.ConstantExpressions;
 import dev.rsql.planner.translate.GraphTranslator;
 import dev.rsql.planner.translate.PlanOptimizer;
+import dev.rsql.planner.translate.SubQueryRewriter;
 import dev.rsql.planner.translate.StreamSettings;
 import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.config.Options;
@@ -137,7 +138,10 @@ public final class ScriptPlanner {
             List<String> physicalPlans = new ArrayList<>();
             for (SqlRichInsert insert : inserts) {
                 try {
-                    RelNode rel = PlanOptimizer.optimize(session.toRel(retarget(insert)).rel);
+                    RelNode converted = session.toRel(retarget(insert)).rel;
+                    session.viewScopes().addStatement(converted);
+                    RelNode rel = PlanOptimizer.optimize(SubQueryRewriter.rewrite(converted, session::queryPosition,
+                            insert.getParserPosition()));
                     ConstantExpressions.check(rel, insert, rel.getCluster().getRexBuilder());
                     OverWindows.check(rel, insert);
                     relPlans.add(RelOptUtil.toString(rel));
@@ -145,7 +149,7 @@ public final class ScriptPlanner {
                         System.out.println(RelOptUtil.toString(rel));
                     }
                     physicalPlans.add(translator.translateInsert(rel, insert.getParserPosition(),
-                            settings.withEmit(emitSpec(insert, settings))).explain());
+                            session.viewScopes(), settings.withEmit(emitSpec(insert, settings))).explain());
                 } catch (CalciteContextException e) {
                     throw fromCalcite(e);
                 } catch (CalciteException e) {
@@ -217,7 +221,7 @@ public final class ScriptPlanner {
                 CatalogView view = ddl.view(v);
                 RelDataType rowType = viewRowType(view);
                 if (catalog.addView(view, v.isIfNotExists(), v.isReplace())) {
-                    session.register(view.name(), new QueryTable(rowType, () -> SqlDeepCopier.copy(view.query()), session));
+                    session.register(view.name(), QueryTable.view(rowType, () -> SqlDeepCopier.copy(view.query()), session));
                 }
             } else if (stmt instanceof SqlCreateFunction) {
                 SqlCreateFunction f = (SqlCreateFunction) stmt;

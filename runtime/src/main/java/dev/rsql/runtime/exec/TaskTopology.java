@@ -15,6 +15,7 @@ import dev.rsql.runtime.graph.JoinNode;
 import dev.rsql.runtime.graph.LookupJoinNode;
 import dev.rsql.runtime.graph.OverAggregateNode;
 import dev.rsql.runtime.graph.RankNode;
+import dev.rsql.runtime.graph.SemiAntiJoinNode;
 import dev.rsql.runtime.graph.SinkNode;
 import dev.rsql.runtime.graph.TemporalJoinNode;
 import dev.rsql.runtime.graph.UnionNode;
@@ -43,6 +44,7 @@ import dev.rsql.runtime.operator.rank.RankOperator;
 import dev.rsql.runtime.operator.rank.WindowRankOperator;
 import dev.rsql.runtime.operator.join.TemporalJoinOperator;
 import dev.rsql.runtime.operator.join.WindowJoinOperator;
+import dev.rsql.runtime.operator.join.SemiAntiJoinOperator;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -213,6 +215,9 @@ final class TaskTopology {
             }
             if (node instanceof LookupJoinNode) {
                 return new LookupJoinOperator((LookupJoinNode) node, outputOf(node));
+            }
+            if (node instanceof SemiAntiJoinNode) {
+                return new SemiAntiJoinOperator((SemiAntiJoinNode) node, outputOf(node));
             }
             if (node instanceof UpsertMaterializeNode) {
                 return new UpsertMaterializeOperator((UpsertMaterializeNode) node, outputOf(node));

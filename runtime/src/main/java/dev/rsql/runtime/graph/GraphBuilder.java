@@ -309,6 +309,17 @@ public final class GraphBuilder {
                     condition, outputType, description));
         }
 
+         * A semi or anti join over tagged rows of both sides (see {@link SemiAntiJoinNode}); the stream must already be
+         * partitioned by the key fields.
+         */
+        public Stream semiAntiJoin(boolean anti, int keyCount, RowType leftType, RowType rightType,
+                                   Supplier<? extends CalcFunction> condition, String description,
+                                   long stateTtlMillis) {
+            String id = uniqueId((anti ? "anti-join-" : "semi-join-") + digest(node.id() + "|" + description));
+            return new Stream(new SemiAntiJoinNode(id, node, anti, keyCount, leftType, rightType, condition,
+                    description, stateTtlMillis));
+        }
+
         public Stream union(Stream... others) {
             List<Stream> all = new ArrayList<>();
             all.add(this);

@@ -10,10 +10,13 @@ import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.hint.HintStrategyTable;
 import org.apache.calcite.rel.hint.HintPredicates;
 import org.apache.calcite.rel.type.RelDataType;
@@ -23,12 +26,15 @@ import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.validate.SqlConformance;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
 /**
@@ -45,6 +51,12 @@ public final class PlannerSession {
     private final FunctionRewriter functionRewriter = new FunctionRewriter(functions);
     private final SqlConformance conformance = RsqlParser.config().conformance();
     private final RelOptCluster cluster;
+    /**
+     * Where each subquery (and view query) converted so far stands in the script, by its converted plan as text (the
+     * converter may copy a plan after converting it, e.g. to propagate hints).
+     */
+    private final Map<String, SqlParserPos> queryPositions = new HashMap<>();
+    private final ViewScopes viewScopes = new ViewScopes();
 
     public PlannerSession() {
         Properties props = new Properties();
@@ -119,8 +131,37 @@ public final class PlannerSession {
                         .hintStrategy("OPTIONS", HintPredicates.TABLE_SCAN)
                         .build());
         SqlToRelConverter converter = new SqlToRelConverter(NO_STRING_VIEWS, validator, catalogReader, targetCluster,
-                StandardConvertletTable.INSTANCE, config);
+                StandardConvertletTable.INSTANCE, config) {
+            @Override
+            protected RelRoot convertQueryRecursive(SqlNode query, boolean top, RelDataType targetRowType) {
+                RelRoot root = super.convertQueryRecursive(query, top, targetRowType);
+                queryPositions.putIfAbsent(RelOptUtil.toString(root.rel), query.getParserPosition());
+                if (root.rel instanceof Project) {
+                    // EXISTS reads the query without its projection
+                    queryPositions.putIfAbsent(RelOptUtil.toString(((Project) root.rel).getInput()),
+                            query.getParserPosition());
+                }
+                return root;
+            }
+        };
         return converter.convertQuery(validated, false, true);
+    }
+
+    /**
+     * The position of the query (a subquery, a view's query) whose converted plan is {@code rel}, or null. A
+     * subquery's plan may be its query's with or without a projection of its columns.
+     */
+    public SqlParserPos queryPosition(RelNode rel) {
+        SqlParserPos pos = queryPositions.get(RelOptUtil.toString(rel));
+        if (pos == null && rel instanceof Project) {
+            pos = queryPositions.get(RelOptUtil.toString(((Project) rel).getInput()));
+        }
+        return pos;
+    }
+
+    /** Which view each node of a converted plan comes from. */
+    public ViewScopes viewScopes() {
+        return viewScopes;
     }
 
     /** Views are expanded from parse trees by {@link QueryTable}, never from SQL strings. */

@@ -25,6 +25,7 @@ public final class QueryTable extends AbstractTable implements TranslatableTable
     private final Supplier<SqlNode> query;
     private final PlannerSession session;
     private final int rowtimeField;
+    private final boolean view;
 
     /** A view or a table without watermark. */
     public QueryTable(RelDataType rowType, Supplier<SqlNode> query, PlannerSession session) {
@@ -36,10 +37,21 @@ public final class QueryTable extends AbstractTable implements TranslatableTable
      *                     strategy; -1 for none
      */
     public QueryTable(RelDataType rowType, Supplier<SqlNode> query, PlannerSession session, int rowtimeField) {
+        this(rowType, query, session, rowtimeField, false);
+    }
+
+    private QueryTable(RelDataType rowType, Supplier<SqlNode> query, PlannerSession session, int rowtimeField,
+                       boolean view) {
         this.rowType = rowType;
         this.query = query;
         this.session = session;
         this.rowtimeField = rowtimeField;
+        this.view = view;
+    }
+
+    /** A view: errors about what its query plans into point at its query ({@link ViewScopes}). */
+    public static QueryTable view(RelDataType rowType, Supplier<SqlNode> query, PlannerSession session) {
+        return new QueryTable(rowType, query, session, -1, true);
     }
 
     @Override
@@ -49,8 +61,12 @@ public final class QueryTable extends AbstractTable implements TranslatableTable
 
     @Override
     public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
-        RelRoot root = session.expand(query.get(), context.getCluster());
+        SqlNode q = query.get();
+        RelRoot root = session.expand(q, context.getCluster());
         RelNode rel = root.project();
+        if (view) {
+            rel = session.viewScopes().add(rel, q.getParserPosition());
+        }
         if (rowtimeField >= 0) {
             int watermarkField = rel.getRowType().getFieldCount() - 1;
             rel = new WatermarkAssigner(rel.getCluster(), rel.getTraitSet(), rel, rowtimeField, watermarkField);

@@ -19,7 +19,8 @@ import java.util.function.Predicate;
  * makes the plan consistent with it:
  * <ol>
  * <li>bottom-up, which kinds of change each node emits ({@link StreamPhysicalRel#modifyKinds}) and its upsert keys;
- * a node fed kinds it does not accept, or an append-only sink fed updates, is an error at the INSERT's position;</li>
+ * a node fed kinds it does not accept, or an append-only sink fed updates, is an error at the position of the
+ * node producing the changes when it comes from a view (the view's query), else at the INSERT's;</li>
  * <li>at the sink, how it must receive updates: a sink keyed by an upsert key of the query takes +U alone; one keyed
  * otherwise gets an upsert materializer (behind an exchange by its key) that needs -U/+U; a sink without a key takes
  * -U/+U;</li>
@@ -32,6 +33,7 @@ public final class ChangelogInference {
     private final EmitSpec emit;
     private final Predicate<TableDescriptor> sinkWritesChangelog;
     private final SqlParserPos position;
+    private final NodePositions nodes;
     private final IdentityHashMap<RelNode, ModifyKindSet> kinds = new IdentityHashMap<>();
     private final IdentityHashMap<RelNode, List<ImmutableBitSet>> keys = new IdentityHashMap<>();
     private final IdentityHashMap<RelNode, UpdateKind> required = new IdentityHashMap<>();
@@ -42,15 +44,24 @@ public final class ChangelogInference {
      * @param sinkWritesChangelog whether a table without a primary key can be written a changelog
      * @param position the INSERT's, for errors
      */
-    private ChangelogInference(EmitSpec emit, Predicate<TableDescriptor> sinkWritesChangelog, SqlParserPos position) {
+    private ChangelogInference(EmitSpec emit, Predicate<TableDescriptor> sinkWritesChangelog, SqlParserPos position,
+                               NodePositions nodes) {
         this.emit = emit;
         this.sinkWritesChangelog = sinkWritesChangelog;
         this.position = position;
+        this.nodes = nodes;
     }
 
     public static PhysicalPlan infer(StreamPhysicalSink sink, EmitSpec emit,
                                      Predicate<TableDescriptor> sinkWritesChangelog, SqlParserPos position) {
-        return new ChangelogInference(emit, sinkWritesChangelog, position).run(sink);
+        return infer(sink, emit, sinkWritesChangelog, position, NodePositions.NONE);
+    }
+
+    /** As above; an error about a changelog is reported where {@code nodes} places its producer (inside a view). */
+    public static PhysicalPlan infer(StreamPhysicalSink sink, EmitSpec emit,
+                                     Predicate<TableDescriptor> sinkWritesChangelog, SqlParserPos position,
+                                     NodePositions nodes) {
+        return new ChangelogInference(emit, sinkWritesChangelog, position, nodes).run(sink);
     }
 
     private PhysicalPlan run(StreamPhysicalSink sink) {
@@ -67,7 +78,7 @@ public final class ChangelogInference {
                 }
                 sinkNeeds = in.update() ? UpdateKind.ONLY_UPDATE_AFTER : UpdateKind.NONE;
             } else if (table != null && !sinkWritesChangelog.test(table.descriptor())) {
-                throw new PlanningException(position, sink.sinkName() + " doesn't support consuming "
+                throw new PlanningException(nodes.of(producer(input), position), sink.sinkName() + " doesn't support consuming "
                         + in.minus(ModifyKindSet.INSERT_ONLY).describe() + " changes which is produced by node "
                         + producer(input).describe() + " (give the table a PRIMARY KEY to write upserts, or a format"
                         + " that keeps row kinds, such as json)");
@@ -97,7 +108,8 @@ public final class ChangelogInference {
             ModifyKindSet k = kinds(input);
             ModifyKindSet refused = k.minus(rel.acceptedInputKinds());
             if (!refused.isEmpty()) {
-                throw new PlanningException(position, rel.describe() + " doesn't support consuming "
+                throw new PlanningException(nodes.of(producer(input), position), rel.describe()
+                        + " doesn't support consuming "
                         + refused.describe() + " changes which is produced by node " + producer(input).describe());
             }
             inputKinds.add(k);

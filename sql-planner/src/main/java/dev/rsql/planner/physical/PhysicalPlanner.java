@@ -33,23 +33,28 @@ public final class PhysicalPlanner {
 
     /** The physical plan of an INSERT; {@code position} is the statement's, for errors. */
     public static StreamPhysicalSink toPhysical(RelNode logical, SqlParserPos position) {
+        return toPhysical(logical, position, NodePositions.NONE);
+    }
+
+    /** As above; a node no rule converts is reported at the position {@code nodes} gives it (inside a view). */
+    public static StreamPhysicalSink toPhysical(RelNode logical, SqlParserPos position, NodePositions nodes) {
         if (!(logical instanceof TableModify)) {
             throw new PlanningException(position, "expected an INSERT, got " + logical.getRelTypeName());
         }
         HepPlanner planner = new HepPlanner(PROGRAM);
         planner.setRoot(logical);
         RelNode physical = planner.findBestExp();
-        checkConverted(physical, position);
+        checkConverted(physical, position, nodes);
         return (StreamPhysicalSink) physical;
     }
 
     /** Fails at the first node, from the sink down, that no rule converted. */
-    private static void checkConverted(RelNode rel, SqlParserPos position) {
+    private static void checkConverted(RelNode rel, SqlParserPos position, NodePositions nodes) {
         if (!(rel instanceof StreamPhysicalRel)) {
-            throw new PlanningException(position, unsupported(rel) + " is not supported yet");
+            throw new PlanningException(nodes.of(rel, position), unsupported(rel) + " is not supported yet");
         }
         for (RelNode input : rel.getInputs()) {
-            checkConverted(input, position);
+            checkConverted(input, position, nodes);
         }
     }
 

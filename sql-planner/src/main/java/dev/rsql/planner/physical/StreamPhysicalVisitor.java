@@ -42,4 +42,6 @@ public interface StreamPhysicalVisitor<R> {
     R visit(StreamPhysicalOverAggregate over);
 
     R visit(StreamPhysicalLookupJoin join);
+
+    R visit(StreamPhysicalSemiAntiJoin join);
 }

@@ -8,6 +8,7 @@ import dev.rsql.planner.functions.LateralTables;
 import dev.rsql.planner.physical.ChangelogInference;
 import dev.rsql.planner.physical.IntervalBounds;
 import dev.rsql.planner.physical.Lineage;
+import dev.rsql.planner.physical.NodePositions;
 import dev.rsql.planner.physical.PhysicalPlan;
 import dev.rsql.planner.physical.PhysicalPlanner;
 import dev.rsql.planner.physical.RexFormatter;
@@ -22,6 +23,7 @@ import dev.rsql.planner.physical.StreamPhysicalOverAggregate;
 import dev.rsql.planner.physical.StreamPhysicalRank;
 import dev.rsql.planner.physical.StreamPhysicalLookupJoin;
 import dev.rsql.planner.physical.StreamPhysicalRel;
+import dev.rsql.planner.physical.StreamPhysicalSemiAntiJoin;
 import dev.rsql.planner.physical.StreamPhysicalSink;
 import dev.rsql.planner.physical.StreamPhysicalTableSourceScan;
 import dev.rsql.planner.physical.StreamPhysicalTemporalJoin;
@@ -96,8 +98,14 @@ public final class GraphTranslator {
 
     /** Adds the INSERT's plan ({@code TableModify} at the root) to the graph; returns its physical plan. */
     public PhysicalPlan translateInsert(RelNode root, SqlParserPos position, StreamSettings settings) {
-        StreamPhysicalSink sink = PhysicalPlanner.toPhysical(root, position);
-        PhysicalPlan plan = ChangelogInference.infer(sink, settings.emit(), sinkWritesChangelog, position);
+        return translateInsert(root, position, NodePositions.NONE, settings);
+    }
+
+    /** As above; an error about a node is reported at the position {@code nodes} gives it (inside a view). */
+    public PhysicalPlan translateInsert(RelNode root, SqlParserPos position, NodePositions nodes,
+                                       StreamSettings settings) {
+        StreamPhysicalSink sink = PhysicalPlanner.toPhysical(root, position, nodes);
+        PhysicalPlan plan = ChangelogInference.infer(sink, settings.emit(), sinkWritesChangelog, position, nodes);
         plan.root().accept(new Translation(plan, position, settings));
         return plan;
     }
@@ -189,6 +197,16 @@ public final class GraphTranslator {
             return sides.stream().join(type, sides.keyCount(), TypeConverter.toRowType(join.getLeft().getRowType()),
                     TypeConverter.toRowType(join.getRight().getRowType()), TypeConverter.toRowType(join.getRowType()),
                     sides.condition(), join.describe(), settings.stateTtlMillis());
+        }
+
+        /** A semi or anti join: its sides tagged and exchanged as for a regular join. */
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalSemiAntiJoin join) {
+            KeyedSides sides = keyedSides(join, join.analyzeCondition().getRemaining(join.getCluster().getRexBuilder()));
+            return sides.stream().semiAntiJoin(join.isAnti(), sides.keyCount(),
+                    TypeConverter.toRowType(join.getLeft().getRowType()),
+                    TypeConverter.toRowType(join.getRight().getRowType()), sides.condition(), join.describe(),
+                    settings.stateTtlMillis());
         }
 
         /** An interval join: its bounds' time fields, and both sides through one exchange by the join key. */

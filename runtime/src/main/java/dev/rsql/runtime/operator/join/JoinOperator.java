@@ -11,8 +11,6 @@ import dev.rsql.runtime.state.KeyedValueState;
 import dev.rsql.runtime.state.Namespaces;
 import dev.rsql.runtime.state.RowListSerializer;
 import dev.rsql.runtime.state.RowSerializer;
-import dev.rsql.runtime.state.TimerService;
-import dev.rsql.runtime.types.DataType;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,13 +33,10 @@ public final class JoinOperator implements Operator {
     private final int leftArity;
     private final int rightArity;
     private final RowSerializer keySerializer;
-    private final long ttl;
     private CalcFunction condition;
     private KeyedValueState<List<Object[]>> lefts;
     private KeyedValueState<List<Object[]>> rights;
-    private KeyedValueState<Object[]> touched;
-    private TimerService timers;
-    private OperatorContext context;
+    private final KeyTtl ttl;
 
     public JoinOperator(JoinNode node, Output output) {
         this.node = node;
@@ -54,12 +49,11 @@ public final class JoinOperator implements Operator {
             keyFields[i] = 1 + i;
         }
         this.keySerializer = RowSerializer.forKeys(node.input().outputType(), keyFields);
-        this.ttl = node.stateTtlMillis();
+        this.ttl = new KeyTtl(node.stateTtlMillis());
     }
 
     @Override
     public void open(OperatorContext context) throws Exception {
-        this.context = context;
         condition = node.newCondition();
         if (condition != null) {
             condition.open(context);
@@ -68,12 +62,7 @@ public final class JoinOperator implements Operator {
                 new RowListSerializer(RowSerializer.of(node.leftType())));
         rights = context.stateBackend().valueState(node.id(), "right",
                 new RowListSerializer(RowSerializer.of(node.rightType())));
-        touched = context.stateBackend().valueState(node.id(), "touched",
-                new RowSerializer(List.of(DataType.of(DataType.Kind.BIGINT).notNull())));
-        timers = context.stateBackend().timerService(node.id());
-        if (ttl > 0) {
-            requestNextTimer();
-        }
+        ttl.open(context, node.id());
     }
 
     @Override
@@ -96,12 +85,7 @@ public final class JoinOperator implements Operator {
         }
         byte[] keyBytes = keySerializer.serialize(key);
         long now = System.currentTimeMillis();
-        if (ttl > 0) {
-            Object[] last = touched.get(keyBytes, Namespaces.EMPTY);
-            if (last != null && (Long) last[0] + ttl <= now) {
-                forget(keyBytes);  // expired, though its timer has not fired yet
-            }
-        }
+        ttl.expireIfIdle(keyBytes, now, this::forget);
         KeyedValueState<List<Object[]>> ownState = left ? lefts : rights;
         List<Object[]> owns = ownState.get(keyBytes, Namespaces.EMPTY);
         if (owns == null) {
@@ -149,14 +133,7 @@ public final class JoinOperator implements Operator {
         } else {
             ownState.put(keyBytes, Namespaces.EMPTY, owns);
         }
-        if (ttl > 0) {
-            touched.put(keyBytes, Namespaces.EMPTY, new Object[] {now});
-            // Timers are coalesced to a tenth of the TTL, so a busy key holds few of them.
-            long bucket = Math.max(1, ttl / 10);
-            long at = (now + ttl + bucket - 1) / bucket * bucket;
-            timers.registerProcessingTimeTimer(at, keyBytes, Namespaces.EMPTY);
-            context.requestProcessingTime(at);
-        }
+        ttl.touch(keyBytes, now);
     }
 
     private boolean matches(boolean leftIsOwn, Object[] own, Object[] other) {
@@ -201,7 +178,6 @@ public final class JoinOperator implements Operator {
     private void forget(byte[] keyBytes) {
         lefts.remove(keyBytes, Namespaces.EMPTY);
         rights.remove(keyBytes, Namespaces.EMPTY);
-        touched.remove(keyBytes, Namespaces.EMPTY);
     }
 
     @Override
@@ -211,29 +187,13 @@ public final class JoinOperator implements Operator {
 
     @Override
     public void onProcessingTime(long now) throws Exception {
-        if (ttl <= 0) {
-            return;
-        }
-        timers.fireProcessingTimeTimers(now, (time, key, ns) -> {
-            Object[] last = touched.get(key, ns);
-            if (last != null && (Long) last[0] + ttl <= now) {
-                forget(key);
-            }
-        });
-        requestNextTimer();
+        ttl.onProcessingTime(now, this::forget);
     }
 
     @Override
     public void close() throws Exception {
         if (condition != null) {
             condition.close();
-        }
-    }
-
-    private void requestNextTimer() {
-        long next = timers.nextProcessingTime();
-        if (next != Long.MAX_VALUE) {
-            context.requestProcessingTime(next);
         }
     }
 }
