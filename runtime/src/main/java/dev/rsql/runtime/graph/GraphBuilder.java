@@ -309,6 +309,7 @@ public final class GraphBuilder {
                     condition, outputType, description));
         }
 
+        /**
          * A semi or anti join over tagged rows of both sides (see {@link SemiAntiJoinNode}); the stream must already be
          * partitioned by the key fields.
          */

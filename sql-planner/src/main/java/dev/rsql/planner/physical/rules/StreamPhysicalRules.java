@@ -22,11 +22,11 @@ public final class StreamPhysicalRules {
     public static final RelOptRule TABLE_FUNCTION_JOIN = StreamPhysicalTableFunctionJoinRule.DEFAULT.toRule();
     public static final RelOptRule JOIN = StreamPhysicalJoinRule.DEFAULT.toRule();
     public static final RelOptRule SINK = StreamPhysicalSinkRule.DEFAULT.toRule();
-<<<<<<< HEAD
     public static final RelOptRule OVER_AGGREGATE = StreamPhysicalOverAggregateRule.DEFAULT.toRule();
     public static final RelOptRule INTERVAL_JOIN = StreamPhysicalIntervalJoinRule.DEFAULT.toRule();
     public static final RelOptRule WINDOW_JOIN = StreamPhysicalWindowJoinRule.DEFAULT.toRule();
     public static final RelOptRule TEMPORAL_JOIN = StreamPhysicalTemporalJoinRule.DEFAULT.toRule();
+    public static final RelOptRule SEMI_ANTI_JOIN = StreamPhysicalSemiAntiJoinRule.DEFAULT.toRule();
 
     /**
      * Every rule, for the physical phase: a rule matching a calc over a window before the calc rule, the lookup and
@@ -34,15 +34,8 @@ public final class StreamPhysicalRules {
      */
     public static final List<RelOptRule> ALL = List.of(TABLE_SOURCE_SCAN, WATERMARK_ASSIGNER, WINDOW_RANK, DEDUPLICATE,
             RANK, CALC, UNION, WINDOW_TABLE_FUNCTION, GROUP_AGGREGATE, WINDOW_AGGREGATE, LOOKUP_JOIN, TEMPORAL_JOIN,
-            CORRELATE, TABLE_FUNCTION_JOIN, INTERVAL_JOIN, WINDOW_JOIN, JOIN, SINK, OVER_AGGREGATE);
-=======
-    public static final RelOptRule SEMI_ANTI_JOIN = StreamPhysicalSemiAntiJoinRule.DEFAULT.toRule();
-
-    /** Every rule, for the physical phase. */
-    public static final List<RelOptRule> ALL = List.of(TABLE_SOURCE_SCAN, WATERMARK_ASSIGNER, CALC, UNION,
-            WINDOW_TABLE_FUNCTION, GROUP_AGGREGATE, WINDOW_AGGREGATE, CORRELATE, TABLE_FUNCTION_JOIN, JOIN,
-            SINK, SEMI_ANTI_JOIN);
->>>>>>> subquery
+            CORRELATE, TABLE_FUNCTION_JOIN, INTERVAL_JOIN, WINDOW_JOIN, JOIN, SEMI_ANTI_JOIN, SINK,
+            OVER_AGGREGATE);
 
     private StreamPhysicalRules() {
     }
