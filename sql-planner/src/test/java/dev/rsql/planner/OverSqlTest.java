@@ -254,12 +254,15 @@ class OverSqlTest {
                 + " WINDOW w AS (PARTITION BY k ORDER BY ts);", "line 3, column 1", "separate queries or views");
     }
 
-    /** An OVER aggregation needs an insert-only input: over a running GROUP BY it is refused at check. */
+    /**
+     * An OVER aggregation needs an insert-only input: over a running GROUP BY it is refused at check, at the view's
+     * query that produces the updates.
+     */
     @Test
     void anUpdatingInputIsRefused() {
         PlanTimeErrorsTest.assertError(EVENTS + "CREATE VIEW sums AS SELECT k, ts, SUM(v) AS v FROM ev"
                 + " GROUP BY k, ts;\nINSERT INTO o SELECT k, COUNT(*) OVER (PARTITION BY k ORDER BY ts) FROM sums;",
-                "line 4, column 1", "doesn't support consuming update", "GroupAggregate");
+                "line 3, column 21", "doesn't support consuming update", "GroupAggregate");
     }
 
     /** EXPLAIN shows the window's frame and aggregates, insert-only. */
