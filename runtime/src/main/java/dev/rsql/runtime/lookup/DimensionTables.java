@@ -3,6 +3,8 @@ package dev.rsql.runtime.lookup;
 import dev.rsql.runtime.connector.LookupCacheMode;
 import dev.rsql.runtime.connector.LookupReader;
 import dev.rsql.runtime.connector.LookupSource;
+import dev.rsql.runtime.graph.GraphNode;
+import dev.rsql.runtime.graph.JobGraph;
 import dev.rsql.runtime.graph.LookupJoinNode;
 import dev.rsql.runtime.table.TableDescriptor;
 import org.slf4j.Logger;
@@ -35,7 +37,19 @@ public final class DimensionTables implements AutoCloseable {
         this.connectors = connectors;
     }
 
-    /** A task's view of the join's table; the first call (re)loads a full cache and blocks until it is loaded. */
+    /**
+     * Opens the dimension tables of the graph's lookup joins, loading full caches now, so that the job starts with
+     * its tables loaded and no task waits in its first slice for a load.
+     */
+    public void preload(JobGraph graph) throws Exception {
+        for (GraphNode node : graph.nodes()) {
+            if (node instanceof LookupJoinNode) {
+                opened((LookupJoinNode) node);
+            }
+        }
+    }
+
+    /** A task's view of the join's table; opens it (loading a full cache) unless {@link #preload} did. */
     public LookupTable open(LookupJoinNode node) throws Exception {
         Opened o = opened(node);
         int[] columns = node.lookupColumns();
