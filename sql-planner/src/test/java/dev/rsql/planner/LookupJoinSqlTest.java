@@ -134,6 +134,39 @@ class LookupJoinSqlTest {
         assertEquals(multi, Changelog.materialize(out.get("multi_out")));
     }
 
+    /** An updating input (a running sum per key) passes its changelog through: applied, it is the final join. */
+    @Test
+    void passesAChangelogThrough() throws Exception {
+        Random r = new Random(122);
+        List<List<Event>> shards = new ArrayList<>();
+        for (int s = 0; s < 3; s++) {
+            List<Event> rows = new ArrayList<>();
+            for (int i = 0; i < 150; i++) {
+                rows.add(new Event(r.nextInt(12), 0, r.nextInt(50)));
+            }
+            shards.add(rows);
+        }
+        StringBuilder json = new StringBuilder();
+        for (int id = 0; id < 12; id += 2) {
+            json.append("{\"id\":").append(id).append(",\"name\":\"n").append(id).append("\"}\n");
+        }
+        Path f = Files.writeString(dir.resolve("names.jsonl"), json);
+        Map<String, List<Row>> out = run(stream(shards)
+                + "CREATE TABLE names (id INT, name STRING, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = "
+                + "'file', 'path' = '" + f + "');\n"
+                + "CREATE VIEW sums AS SELECT k, SUM(v) AS total FROM s GROUP BY k;\n"
+                + sink("o", "k INT, total BIGINT, name STRING")
+                + "INSERT INTO o SELECT sums.k, sums.total, d.name FROM sums LEFT JOIN names FOR SYSTEM_TIME AS OF "
+                + "PROCTIME() AS d ON sums.k = d.id;\n", "o");
+        Map<Integer, Long> sums = new java.util.TreeMap<>();
+        shards.stream().flatMap(List::stream).forEach(e -> sums.merge(e.k(), e.v(), Long::sum));
+        List<String> expected = new ArrayList<>();
+        sums.forEach((k, total) -> expected.add(text(k, total, k % 2 == 0 ? "n" + k : null)));
+        expected.sort(null);
+        assertTrue(out.get("o").stream().anyMatch(x -> !x.kind().isAccumulate()), "no retraction: not a changelog");
+        assertEquals(expected, Changelog.materialize(out.get("o")));
+    }
+
     /** A dimension table with a primary key is joined on it (or an INDEX), and its options are checked by check. */
     @Test
     void refusesJoinsOffTheTablesKeysAndBadCacheOptions() throws Exception {
