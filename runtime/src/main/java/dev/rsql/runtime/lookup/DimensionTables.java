@@ -25,7 +25,9 @@ public final class DimensionTables implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(DimensionTables.class);
 
-    private record Opened(LookupSource source, LookupOptions options, FullCache full) {
+    /** @param spare a reader opened when the job started, for the first task (none when fully cached) */
+    private record Opened(LookupSource source, LookupOptions options, FullCache full,
+                          java.util.concurrent.atomic.AtomicReference<LookupReader> spare) {
     }
 
     private final String job;
@@ -44,7 +46,11 @@ public final class DimensionTables implements AutoCloseable {
     public void preload(JobGraph graph) throws Exception {
         for (GraphNode node : graph.nodes()) {
             if (node instanceof LookupJoinNode) {
-                opened((LookupJoinNode) node);
+                Opened o = opened((LookupJoinNode) node);
+                if (o.full() == null && o.spare().get() == null) {
+                    // a reader may prepare a lot (a file's line index): not in a task's first slice
+                    o.spare().set(o.source().openReader(((LookupJoinNode) node).lookupColumns()));
+                }
             }
         }
     }
@@ -67,7 +73,8 @@ public final class DimensionTables implements AutoCloseable {
                 }
             };
         }
-        LookupReader reader = o.source().openReader(columns);
+        LookupReader spare = o.spare().getAndSet(null);
+        LookupReader reader = spare != null ? spare : o.source().openReader(columns);
         if (o.options().mode() == LookupCacheMode.PARTIAL) {
             return new PartialCache(reader, o.options(), System::currentTimeMillis);
         }
@@ -99,7 +106,7 @@ public final class DimensionTables implements AutoCloseable {
                     ? new FullCache(job, node.table(), source, options, List.of(node.lookupColumns())) : null;
             LOG.info("job={} dimension table {}: {} cache over {}", job, node.table().name(),
                     mode.name().toLowerCase(), source.description());
-            o = new Opened(source, options, full);
+            o = new Opened(source, options, full, new java.util.concurrent.atomic.AtomicReference<>());
         } catch (Exception | Error e) {
             source.close();
             throw e;
@@ -113,6 +120,10 @@ public final class DimensionTables implements AutoCloseable {
         for (Opened o : opened.values()) {
             if (o.full() != null) {
                 o.full().close();
+            }
+            LookupReader spare = o.spare().getAndSet(null);
+            if (spare != null) {
+                spare.close();
             }
             try {
                 o.source().close();
