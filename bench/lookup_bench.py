@@ -114,8 +114,8 @@ def main():
                       a.events / (end - began), rss, a.heap, wall))
         else:
             began = next(ts_of(l) for l in lines if 'for point lookups in' in l)
-            print('%-15s %d lookups in %.2f s = %.0f lookups/s (1 worker thread, 90 %% of them on 10 %% of the '
-                  'keys, after the line index was built); peak RSS %d MB, -Xmx%s, wall %.1f s' % (
+            print('%-15s %d lookups in %.2f s = %.0f lookups/s (1 worker thread, 90 %% hit rate, after the line '
+                  'index was built); peak RSS %d MB, -Xmx%s, wall %.1f s' % (
                       name, a.events, end - began, a.events / (end - began), rss, a.heap, wall))
 
 
