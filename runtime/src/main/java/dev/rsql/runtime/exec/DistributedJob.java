@@ -113,6 +113,7 @@ final class DistributedJob extends AbstractJob {
             for (SinkNode node : graph.sinks()) {
                 sinks.put(node.id(), createSink(node.table()));
             }
+            dimensionTables.preload(graph);
             for (SourceNode node : graph.sources()) {
                 ConnectorFactory f = engine.connectors().get(node.table().connector());
                 Source source = f.createSource(new DefaultConnectorContext(node.table(), jobInfo, engine.formats()));

@@ -96,6 +96,7 @@ public final class JobInstance extends AbstractJob {
             for (SinkNode node : graph.sinks()) {
                 sinks.put(node.id(), createSink(node.table()));
             }
+            dimensionTables.preload(graph);
             for (SourceNode node : graph.sources()) {
                 ConnectorFactory f = engine.connectors().get(node.table().connector());
                 sources.put(node, f.createSource(new DefaultConnectorContext(node.table(), jobInfo, engine.formats())));

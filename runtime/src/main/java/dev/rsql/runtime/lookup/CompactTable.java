@@ -11,27 +11,30 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A whole dimension table in memory with no Java object per row: rows serialized ({@link RowSerializer}) one after
- * another into 16 MB byte chunks, a {@code long} offset per row, and one open-addressing hash index per lookup key
- * (an {@code int} slot array holding row numbers, an {@code int} key hash per row, and, only when a key has several
- * rows, an {@code int} chain per row). About 20 bytes per row besides the row's own bytes. Immutable once built;
+ * A whole dimension table in memory with no Java object per row: rows encoded ({@link CompactRowCodec}) one after
+ * another into 16 MB byte chunks, an {@code int} offset per row within its chunk (the chunk found from the first row
+ * number of each chunk), and one open-addressing hash index per lookup key (an {@code int} slot array holding row
+ * numbers, an {@code int} key hash per row, and, only when a key has several rows, an {@code int} chain per row).
+ * About 15 bytes per row besides the row's own bytes. Immutable once built;
  * lookups from any number of threads. Rows with a NULL in a lookup column are stored but not indexed by it (an
  * equality never matches them).
  */
 public final class CompactTable {
 
-    private static final int CHUNK_BITS = 24;
-    private static final int CHUNK_SIZE = 1 << CHUNK_BITS;
+    private static final int CHUNK_SIZE = 1 << 24;
     private static final int SEED = 0x5bd1e995;
 
-    private final RowSerializer rows;
+    private final CompactRowCodec rows;
     private final byte[][] chunks;
-    private final long[] offsets;
+    private final int[] chunkFirstRows;
+    private final int[] offsets;
     private final Index[] indexes;
 
-    private CompactTable(RowSerializer rows, byte[][] chunks, long[] offsets, Index[] indexes) {
+    private CompactTable(CompactRowCodec rows, byte[][] chunks, int[] chunkFirstRows, int[] offsets,
+                         Index[] indexes) {
         this.rows = rows;
         this.chunks = chunks;
+        this.chunkFirstRows = chunkFirstRows;
         this.offsets = offsets;
         this.indexes = indexes;
     }
@@ -42,7 +45,7 @@ public final class CompactTable {
 
     /** Bytes held: row chunks, offsets and indexes. */
     public long bytes() {
-        long b = (long) offsets.length * Long.BYTES;
+        long b = (long) (offsets.length + chunkFirstRows.length) * Integer.BYTES;
         for (byte[] c : chunks) {
             b += c.length;
         }
@@ -54,8 +57,8 @@ public final class CompactTable {
 
     /** Row {@code i} (every column), decoded. */
     public Object[] row(int i) {
-        long off = offsets[i];
-        return rows.deserialize(new ByteReader(chunks[(int) (off >>> CHUNK_BITS)], (int) (off & (CHUNK_SIZE - 1))));
+        int chunk = Arrays.binarySearch(chunkFirstRows, i);
+        return rows.read(new ByteReader(chunks[chunk >= 0 ? chunk : -chunk - 2], offsets[i]));
     }
 
     /** The rows whose columns of index {@code index} (its number in the builder's key list) equal {@code key}. */
@@ -66,16 +69,14 @@ public final class CompactTable {
     /** Builds a table: rows come in through {@link Loader}s, one per loading thread. */
     public static final class Builder {
 
-        private final List<DataType> types;
-        private final RowSerializer rows;
+        private final CompactRowCodec rows;
         private final int[][] keys;
         private final RowSerializer[] keySerializers;
         private final List<Loader> loaders = new ArrayList<>();
 
         /** @param keys the lookup keys to index, each as column indices */
         public Builder(List<DataType> types, List<int[]> keys) {
-            this.types = List.copyOf(types);
-            this.rows = new RowSerializer(types);
+            this.rows = new CompactRowCodec(types);
             this.keys = keys.toArray(new int[0][]);
             this.keySerializers = new RowSerializer[this.keys.length];
             for (int i = 0; i < this.keys.length; i++) {
@@ -104,7 +105,8 @@ public final class CompactTable {
                 chunkCount += l.chunks.size();
             }
             byte[][] chunks = new byte[chunkCount][];
-            long[] offsets = new long[n];
+            int[] chunkFirstRows = new int[chunkCount];
+            int[] offsets = new int[n];
             int[][] hashes = new int[keys.length][n];
             long[] indexed = new long[keys.length];
             int row = 0;
@@ -112,10 +114,9 @@ public final class CompactTable {
             for (Loader l : loaders) {
                 for (int c = 0; c < l.chunks.size(); c++) {
                     chunks[chunkBase + c] = l.chunks.get(c);
+                    chunkFirstRows[chunkBase + c] = row + l.chunkFirstRows[c];
                 }
-                for (int i = 0; i < l.count; i++) {
-                    offsets[row + i] = l.offsets[i] + ((long) chunkBase << CHUNK_BITS);
-                }
+                System.arraycopy(l.offsets, 0, offsets, row, l.count);
                 for (int k = 0; k < keys.length; k++) {
                     System.arraycopy(l.hashes[k], 0, hashes[k], row, l.count);
                     indexed[k] += l.indexed[k];
@@ -125,7 +126,7 @@ public final class CompactTable {
                 l.release();
             }
             Index[] indexes = new Index[keys.length];
-            CompactTable table = new CompactTable(rows, chunks, offsets, indexes);
+            CompactTable table = new CompactTable(rows, chunks, chunkFirstRows, offsets, indexes);
             for (int k = 0; k < keys.length; k++) {
                 indexes[k] = new Index(table, keys[k], keySerializers[k], hashes[k], indexed[k]);
             }
@@ -140,7 +141,8 @@ public final class CompactTable {
             private final ByteWriter keyScratch = new ByteWriter(64);
             private byte[] current = new byte[0];
             private int used;
-            private long[] offsets = new long[1024];
+            private int[] offsets = new int[1024];
+            private int[] chunkFirstRows = new int[16];
             private int[][] hashes = new int[keys.length][1024];
             private final long[] indexed = new long[keys.length];
             private int count;
@@ -151,12 +153,16 @@ public final class CompactTable {
             /** Adds a row (every column, internal representation); the array is not kept. */
             public void add(Object[] values) {
                 scratch.reset();
-                rows.serialize(values, scratch);
+                rows.write(values, scratch);
                 byte[] bytes = scratch.toByteArray();
                 if (used + bytes.length > current.length) {
                     finish();
                     current = new byte[Math.max(CHUNK_SIZE, bytes.length)];
                     used = 0;
+                    if (chunks.size() == chunkFirstRows.length) {
+                        chunkFirstRows = Arrays.copyOf(chunkFirstRows, chunks.size() * 2);
+                    }
+                    chunkFirstRows[chunks.size()] = count;
                     chunks.add(current);
                 }
                 System.arraycopy(bytes, 0, current, used, bytes.length);
@@ -166,7 +172,7 @@ public final class CompactTable {
                         hashes[k] = Arrays.copyOf(hashes[k], count * 2);
                     }
                 }
-                offsets[count] = ((long) (chunks.size() - 1) << CHUNK_BITS) | used;
+                offsets[count] = used;
                 used += bytes.length;
                 for (int k = 0; k < keys.length; k++) {
                     byte[] kb = keyBytes(keySerializers[k], keys[k], values, keyScratch);

@@ -3,6 +3,8 @@ package dev.rsql.runtime.lookup;
 import dev.rsql.runtime.connector.LookupCacheMode;
 import dev.rsql.runtime.connector.LookupReader;
 import dev.rsql.runtime.connector.LookupSource;
+import dev.rsql.runtime.graph.GraphNode;
+import dev.rsql.runtime.graph.JobGraph;
 import dev.rsql.runtime.graph.LookupJoinNode;
 import dev.rsql.runtime.table.TableDescriptor;
 import org.slf4j.Logger;
@@ -23,7 +25,9 @@ public final class DimensionTables implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(DimensionTables.class);
 
-    private record Opened(LookupSource source, LookupOptions options, FullCache full) {
+    /** @param spare a reader opened when the job started, for the first task (none when fully cached) */
+    private record Opened(LookupSource source, LookupOptions options, FullCache full,
+                          java.util.concurrent.atomic.AtomicReference<LookupReader> spare) {
     }
 
     private final String job;
@@ -35,7 +39,23 @@ public final class DimensionTables implements AutoCloseable {
         this.connectors = connectors;
     }
 
-    /** A task's view of the join's table; the first call (re)loads a full cache and blocks until it is loaded. */
+    /**
+     * Opens the dimension tables of the graph's lookup joins, loading full caches now, so that the job starts with
+     * its tables loaded and no task waits in its first slice for a load.
+     */
+    public void preload(JobGraph graph) throws Exception {
+        for (GraphNode node : graph.nodes()) {
+            if (node instanceof LookupJoinNode) {
+                Opened o = opened((LookupJoinNode) node);
+                if (o.full() == null && o.spare().get() == null) {
+                    // a reader may prepare a lot (a file's line index): not in a task's first slice
+                    o.spare().set(o.source().openReader(((LookupJoinNode) node).lookupColumns()));
+                }
+            }
+        }
+    }
+
+    /** A task's view of the join's table; opens it (loading a full cache) unless {@link #preload} did. */
     public LookupTable open(LookupJoinNode node) throws Exception {
         Opened o = opened(node);
         int[] columns = node.lookupColumns();
@@ -53,7 +73,8 @@ public final class DimensionTables implements AutoCloseable {
                 }
             };
         }
-        LookupReader reader = o.source().openReader(columns);
+        LookupReader spare = o.spare().getAndSet(null);
+        LookupReader reader = spare != null ? spare : o.source().openReader(columns);
         if (o.options().mode() == LookupCacheMode.PARTIAL) {
             return new PartialCache(reader, o.options(), System::currentTimeMillis);
         }
@@ -85,7 +106,7 @@ public final class DimensionTables implements AutoCloseable {
                     ? new FullCache(job, node.table(), source, options, List.of(node.lookupColumns())) : null;
             LOG.info("job={} dimension table {}: {} cache over {}", job, node.table().name(),
                     mode.name().toLowerCase(), source.description());
-            o = new Opened(source, options, full);
+            o = new Opened(source, options, full, new java.util.concurrent.atomic.AtomicReference<>());
         } catch (Exception | Error e) {
             source.close();
             throw e;
@@ -99,6 +120,10 @@ public final class DimensionTables implements AutoCloseable {
         for (Opened o : opened.values()) {
             if (o.full() != null) {
                 o.full().close();
+            }
+            LookupReader spare = o.spare().getAndSet(null);
+            if (spare != null) {
+                spare.close();
             }
             try {
                 o.source().close();

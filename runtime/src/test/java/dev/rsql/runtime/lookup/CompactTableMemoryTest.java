@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The memory test: three million generated rows of an id and five columns (about 70 bytes each as CSV text) in the
+ * The memory test: three million generated rows of an id and five columns (about 62 bytes each as CSV text) in the
  * compact store, whose bytes per row must stay within the raw size plus a small fixed overhead (offset and index),
  * far from the ~300 bytes a row of Java objects would take.
  */
@@ -36,7 +36,7 @@ class CompactTableMemoryTest {
         double perRow = (double) table.bytes() / ROWS;
         System.out.printf("compact store: %d rows, raw %.1f B/row (CSV), stored %.1f B/row, %d MB%n", ROWS,
                 rawPerRow, perRow, table.bytes() >> 20);
-        assertTrue(perRow < rawPerRow + 24, "store takes " + perRow + " bytes a row for " + rawPerRow + " raw");
+        assertTrue(perRow < rawPerRow + 16, "store takes " + perRow + " bytes a row for " + rawPerRow + " raw");
         assertEquals("user-1234567", table.lookup(0, new Object[]{1_234_567L}).get(0)[1]);
     }
 

@@ -113,6 +113,6 @@ public final class StreamPhysicalLookupJoin extends SingleRel implements StreamP
         List<String> names = table.columns().stream().map(c -> c.name()).collect(Collectors.toList());
         String on = Arrays.stream(lookupColumns).mapToObj(names::get).collect(Collectors.joining(", "));
         return "LookupJoin(table=[" + table.name() + "], joinType=[" + joinType.lowerName + "], lookup=[" + on + "]"
-                + (residual == null ? "" : ", where=[" + residual + "]") + ")";
+                + (residual == null ? "" : ", where=[" + RexFormatter.describe(residual, getRowType()) + "]") + ")";
     }
 }

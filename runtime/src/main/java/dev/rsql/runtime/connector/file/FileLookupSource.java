@@ -40,6 +40,7 @@ final class FileLookupSource implements LookupSource {
 
     private final ConnectorContext context;
     private final String location;
+    private final java.util.Map<String, FileKeyIndex> indexes = new java.util.HashMap<>();
 
     FileLookupSource(ConnectorContext context) {
         this.context = context;
@@ -58,9 +59,26 @@ final class FileLookupSource implements LookupSource {
         return LookupCacheMode.FULL;
     }
 
+    /** The tasks of a job share one line index per key (it is thread-safe); the source closes it. */
     @Override
-    public LookupReader openReader(int[] keyColumns) throws Exception {
-        return new FileKeyIndex(this, context.table().schema().rowType(), keyColumns);
+    public synchronized LookupReader openReader(int[] keyColumns) throws Exception {
+        String key = Arrays.toString(keyColumns);
+        FileKeyIndex index = indexes.get(key);
+        if (index == null) {
+            index = new FileKeyIndex(this, context.table().schema().rowType(), keyColumns);
+            indexes.put(key, index);
+        }
+        FileKeyIndex shared = index;
+        return new LookupReader() {
+            @Override
+            public List<Object[]> lookup(Object[] key) throws Exception {
+                return shared.lookup(key);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
     }
 
     @Override
@@ -172,6 +190,8 @@ final class FileLookupSource implements LookupSource {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
+        indexes.values().forEach(FileKeyIndex::close);
+        indexes.clear();
     }
 }
