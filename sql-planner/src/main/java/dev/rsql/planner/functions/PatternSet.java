@@ -13,8 +13,9 @@ import java.util.regex.Pattern;
 
 /**
  * The constant LIKE and REGEXP patterns a job tests on one column, matched together. The first test of a string
- * scans it once for the literals every pattern requires ({@link RequiredLiterals}, one {@link LiteralScanner} pass
- * whatever the number of patterns); a pattern whose literals are absent is false without running it, a
+ * scans it once for the literals every regular expression (and, from {@link Builder#SCANNED_LIKES} LIKEs on, every
+ * LIKE pattern) requires ({@link RequiredLiterals}, one {@link LiteralScanner} pass whatever the number of
+ * patterns); a pattern whose literals are absent is false without running it, a
  * {@code LIKE '%literal%'} is decided by the scan alone, and any other pattern runs its own matcher
  * ({@link LikeMatcher}, {@link java.util.regex.Matcher#find()}) only when asked, so results are exactly those of the
  * single patterns. Results are kept for the last string seen by each thread: the INSERTs of a script reading one
@@ -77,6 +78,9 @@ public final class PatternSet {
 
     private static boolean evaluate(Member m, String s, Scratch scratch) {
         if (m.literals != null) {
+            if (!scratch.scanned) {
+                scratch.scan();
+            }
             boolean found = false;
             for (int id : m.literals) {
                 if (scratch.seen[id] == scratch.stamp) {
@@ -121,6 +125,7 @@ public final class PatternSet {
         final boolean[] results = new boolean[members.size()];
         String input;
         int stamp;
+        boolean scanned;
 
         Scratch(Thread thread) {
             this.thread = thread;
@@ -128,22 +133,31 @@ public final class PatternSet {
 
         void load(String s) {
             input = s;
+            scanned = false;
             if (++stamp == 0) { // wrapped: forget old marks rather than mistake them for new ones
                 Arrays.fill(seen, 0);
                 Arrays.fill(decided, 0);
                 stamp = 1;
             }
+        }
+
+        /** Marks the literals in the input; done once per input, when a pattern with literals is first asked. */
+        void scan() {
+            scanned = true;
             if (exact != null) {
-                exact.scan(s, seen, stamp);
+                exact.scan(input, seen, stamp);
             }
             if (folded != null) {
-                folded.scan(s, seen, stamp);
+                folded.scan(input, seen, stamp);
             }
         }
     }
 
     /** Collects the patterns of one set; {@link #register} builds and publishes it. */
     public static final class Builder {
+        /** From this many LIKE patterns on a column, their literals are found by the scan too. */
+        static final int SCANNED_LIKES = 12;
+
         private final List<Object> patterns = new ArrayList<>();
         private final List<String> escapes = new ArrayList<>();
 
@@ -183,10 +197,12 @@ public final class PatternSet {
             List<String> exactLiterals = new ArrayList<>();
             List<String> foldedLiterals = new ArrayList<>();
             List<RequiredLiterals> required = new ArrayList<>();
+            long likes = patterns.stream().filter(p -> !(p instanceof Pattern)).count();
             for (int i = 0; i < patterns.size(); i++) {
                 Object p = patterns.get(i);
+                // A few LIKEs are cheaper on their own (String.contains is vectorized) than in the scan
                 required.add(p instanceof Pattern ? RequiredLiterals.ofRegex(((Pattern) p).pattern())
-                        : RequiredLiterals.ofLike((String) p, escapes.get(i)));
+                        : likes >= SCANNED_LIKES ? RequiredLiterals.ofLike((String) p, escapes.get(i)) : null);
             }
             // literal ids: exact ones first, then the folded ones after all exact ones
             List<int[]> ids = new ArrayList<>();
