@@ -14,7 +14,6 @@ import java.util.TreeSet;
 final class LiteralScanner {
 
     private final boolean ignoreCase;
-    private final int base;
     private final int width;
     private final int[] asciiColumn = new int[128];
     private final char[] otherChars;
@@ -22,13 +21,11 @@ final class LiteralScanner {
     private final int[][] outputs;
 
     /**
-     * @param literals non-empty literals; literal {@code i} is reported as {@code base + i}
+     * @param literals non-empty literals; literal {@code i} is reported as {@code i}
      * @param ignoreCase the literals are ASCII-lower-cased and are looked for in the ASCII-lower-cased string
-     * @param base added to the literals' ids when they are reported
      */
-    LiteralScanner(List<String> literals, boolean ignoreCase, int base) {
+    LiteralScanner(List<String> literals, boolean ignoreCase) {
         this.ignoreCase = ignoreCase;
-        this.base = base;
         TreeSet<Character> others = new TreeSet<>();
         int columns = 1;
         for (String literal : literals) {
@@ -114,7 +111,7 @@ final class LiteralScanner {
         return k < 0 ? 0 : width - otherChars.length + k;
     }
 
-    /** Sets {@code seen[base + id] = stamp} for every literal {@code id} occurring in {@code s}. */
+    /** Sets {@code seen[id] = stamp} for every literal {@code id} occurring in {@code s}. */
     void scan(String s, int[] seen, int stamp) {
         int state = 0;
         int n = s.length();
@@ -131,7 +128,7 @@ final class LiteralScanner {
             int[] out = outputs[state];
             if (out != null) {
                 for (int id : out) {
-                    seen[base + id] = stamp;
+                    seen[id] = stamp;
                 }
             }
         }

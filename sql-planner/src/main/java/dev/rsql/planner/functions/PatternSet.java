@@ -13,8 +13,9 @@ import java.util.regex.Pattern;
 
 /**
  * The constant LIKE and REGEXP patterns a job tests on one column, matched together. The first test of a string
- * scans it once for the literals every pattern requires ({@link RequiredLiterals}, one {@link LiteralScanner} pass
- * whatever the number of patterns); a pattern whose literals are absent is false without running it, a
+ * scans it once for the literals every regular expression (and, from {@link Builder#SCANNED_LIKES} LIKEs on, every
+ * LIKE pattern) requires ({@link RequiredLiterals}, one {@link LiteralScanner} pass whatever the number of
+ * patterns); a pattern whose literals are absent is false without running it, a
  * {@code LIKE '%literal%'} is decided by the scan alone, and any other pattern runs its own matcher
  * ({@link LikeMatcher}, {@link java.util.regex.Matcher#find()}) only when asked, so results are exactly those of the
  * single patterns. Results are kept for the last string seen by each thread: the INSERTs of a script reading one
@@ -30,8 +31,7 @@ public final class PatternSet {
             AtomicReferenceFieldUpdater.newUpdater(PatternSet.class, Scratch.class, "first");
 
     private final List<Member> members;
-    private final LiteralScanner exact;
-    private final LiteralScanner folded;
+    private final LiteralScanner scanner;
     private final int literalCount;
     /** The scratch of the first thread to use the set: most jobs test a column on one thread only. */
     private volatile Scratch first;
@@ -41,11 +41,10 @@ public final class PatternSet {
     private record Member(LikeMatcher like, Pattern regex, int[] literals, boolean decidedByLiterals) {
     }
 
-    private PatternSet(List<Member> members, List<String> exactLiterals, List<String> foldedLiterals) {
+    private PatternSet(List<Member> members, LiteralScanner scanner, int literalCount) {
         this.members = members;
-        this.exact = exactLiterals.isEmpty() ? null : new LiteralScanner(exactLiterals, false, 0);
-        this.folded = foldedLiterals.isEmpty() ? null : new LiteralScanner(foldedLiterals, true, exactLiterals.size());
-        this.literalCount = exactLiterals.size() + foldedLiterals.size();
+        this.scanner = scanner;
+        this.literalCount = literalCount;
         this.others = ThreadLocal.withInitial(this::newScratch);
     }
 
@@ -77,6 +76,9 @@ public final class PatternSet {
 
     private static boolean evaluate(Member m, String s, Scratch scratch) {
         if (m.literals != null) {
+            if (!scratch.scanned) {
+                scratch.scan();
+            }
             boolean found = false;
             for (int id : m.literals) {
                 if (scratch.seen[id] == scratch.stamp) {
@@ -121,6 +123,7 @@ public final class PatternSet {
         final boolean[] results = new boolean[members.size()];
         String input;
         int stamp;
+        boolean scanned;
 
         Scratch(Thread thread) {
             this.thread = thread;
@@ -128,22 +131,28 @@ public final class PatternSet {
 
         void load(String s) {
             input = s;
+            scanned = false;
             if (++stamp == 0) { // wrapped: forget old marks rather than mistake them for new ones
                 Arrays.fill(seen, 0);
                 Arrays.fill(decided, 0);
                 stamp = 1;
             }
-            if (exact != null) {
-                exact.scan(s, seen, stamp);
-            }
-            if (folded != null) {
-                folded.scan(s, seen, stamp);
+        }
+
+        /** Marks the literals in the input; done once per input, when a pattern with literals is first asked. */
+        void scan() {
+            scanned = true;
+            if (scanner != null) {
+                scanner.scan(input, seen, stamp);
             }
         }
     }
 
     /** Collects the patterns of one set; {@link #register} builds and publishes it. */
     public static final class Builder {
+        /** From this many LIKE patterns on a column, their literals are found by the scan too. */
+        static final int SCANNED_LIKES = 12;
+
         private final List<Object> patterns = new ArrayList<>();
         private final List<String> escapes = new ArrayList<>();
 
@@ -180,44 +189,39 @@ public final class PatternSet {
         }
 
         PatternSet build() {
-            List<String> exactLiterals = new ArrayList<>();
-            List<String> foldedLiterals = new ArrayList<>();
             List<RequiredLiterals> required = new ArrayList<>();
+            long likes = patterns.stream().filter(p -> !(p instanceof Pattern)).count();
             for (int i = 0; i < patterns.size(); i++) {
                 Object p = patterns.get(i);
+                // A few LIKEs are cheaper on their own (String.contains is vectorized) than in the scan
                 required.add(p instanceof Pattern ? RequiredLiterals.ofRegex(((Pattern) p).pattern())
-                        : RequiredLiterals.ofLike((String) p, escapes.get(i)));
+                        : likes >= SCANNED_LIKES ? RequiredLiterals.ofLike((String) p, escapes.get(i)) : null);
             }
-            // literal ids: exact ones first, then the folded ones after all exact ones
-            List<int[]> ids = new ArrayList<>();
-            for (RequiredLiterals r : required) {
-                ids.add(r == null ? null : ids(r, r.ignoreCase() ? foldedLiterals : exactLiterals));
-            }
+            // One scan per string: if any pattern ignores case, all literals are looked for ignoring case, which
+            // is still necessary for the exact ones (their own matcher then decides)
+            boolean fold = required.stream().anyMatch(r -> r != null && r.ignoreCase());
+            List<String> literals = new ArrayList<>();
             List<Member> members = new ArrayList<>();
             for (int i = 0; i < patterns.size(); i++) {
                 Object p = patterns.get(i);
                 RequiredLiterals r = required.get(i);
-                int[] literalIds = ids.get(i);
-                if (r != null && r.ignoreCase()) {
-                    for (int k = 0; k < literalIds.length; k++) {
-                        literalIds[k] += exactLiterals.size();
-                    }
-                }
+                int[] literalIds = r == null ? null : ids(r, literals, fold);
                 if (p instanceof Pattern) {
                     members.add(new Member(null, (Pattern) p, literalIds, false));
                 } else {
                     String like = (String) p;
                     members.add(new Member(LikeMatcher.compile(like, escapes.get(i)), null, literalIds,
-                            r != null && isContains(like, escapes.get(i), r.literals().get(0))));
+                            r != null && !fold && isContains(like, escapes.get(i), r.literals().get(0))));
                 }
             }
-            return new PatternSet(members, exactLiterals, foldedLiterals);
+            return new PatternSet(members, literals.isEmpty() ? null : new LiteralScanner(literals, fold),
+                    literals.size());
         }
 
-        private static int[] ids(RequiredLiterals r, List<String> literals) {
+        private static int[] ids(RequiredLiterals r, List<String> literals, boolean fold) {
             int[] out = new int[r.literals().size()];
             for (int k = 0; k < out.length; k++) {
-                String literal = r.literals().get(k);
+                String literal = fold ? RequiredLiterals.foldAscii(r.literals().get(k)) : r.literals().get(k);
                 int id = literals.indexOf(literal);
                 if (id < 0) {
                     id = literals.size();
