@@ -231,11 +231,11 @@ class RankSqlTest {
         List<String> asc = new ArrayList<>();
         List<String> desc = new ArrayList<>();
         Comparator<Item> nullFirst = Comparator.comparing(i -> i.id() % 5 != 0);
-        ToLongFunction<Item> x = i -> i.id() % 5 == 0 ? 0 : i.x();
+        ToLongFunction<Item> value = i -> i.id() % 5 == 0 ? 0 : i.x();
         for (List<Item> p : partitions.values()) {
-            p.sort(nullFirst.thenComparingLong(x).thenComparingLong(Item::id));
+            p.sort(nullFirst.thenComparingLong(value).thenComparingLong(Item::id));
             p.stream().limit(3).forEach(i -> asc.add(text(i.id(), i.id() % 5 == 0 ? null : i.x())));
-            p.sort(nullFirst.reversed().thenComparing(Comparator.comparingLong(x).reversed())
+            p.sort(nullFirst.reversed().thenComparing(Comparator.comparingLong(value).reversed())
                     .thenComparingLong(Item::id));
             p.stream().limit(3).forEach(i -> desc.add(text(i.id(), i.id() % 5 == 0 ? null : i.x())));
         }
