@@ -35,6 +35,8 @@ final class RelationalChaosJobs implements AutoCloseable {
     final Map<Long, String> expectedTop = new TreeMap<>();
     final Map<String, List<Long>> joined = new TreeMap<>();
     final Map<Long, String> top = new TreeMap<>();
+    /** Per rank, the (born time, offset) of the row in {@link #top}. */
+    private final Map<Long, long[]> topAt = new TreeMap<>();
     private final TestBroker broker;
     private DefaultLitePullConsumer joinReader;
     private DefaultLitePullConsumer topReader;
@@ -76,7 +78,11 @@ final class RelationalChaosJobs implements AutoCloseable {
         topReader = TopicReaders.fromStart(broker.nameServerAddress(), topTopic);
     }
 
-    /** Reads what the sink topics have now; the top table keeps the last row per rank (one rank: one queue). */
+    /**
+     * Reads what the sink topics have now. The top table keeps per rank the row sent last (its half's born time, all
+     * instances run on this machine; then the latest in its queue), not the last stored: the halves of a revoked
+     * task's last transaction, committed by the broker's check, are stored after the rows its successor wrote since.
+     */
     void drain() {
         for (List<MessageExt> batch = joinReader.poll(20); !batch.isEmpty(); batch = joinReader.poll(20)) {
             for (MessageExt m : batch) {
@@ -87,7 +93,13 @@ final class RelationalChaosJobs implements AutoCloseable {
         for (List<MessageExt> batch = topReader.poll(20); !batch.isEmpty(); batch = topReader.poll(20)) {
             for (MessageExt m : batch) {
                 JSONObject row = JSON.parseObject(new String(m.getBody(), StandardCharsets.UTF_8));
-                top.put(row.getLongValue("rn"), row.getString("k") + "=" + row.getLongValue("c"));
+                long born = m.getBornTimestamp();
+                long rn = row.getLongValue("rn");
+                long[] at = topAt.get(rn);
+                if (at == null || born > at[0] || born == at[0] && m.getQueueOffset() > at[1]) {
+                    topAt.put(rn, new long[] {born, m.getQueueOffset()});
+                    top.put(rn, row.getString("k") + "=" + row.getLongValue("c"));
+                }
             }
         }
     }

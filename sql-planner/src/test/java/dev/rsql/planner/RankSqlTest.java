@@ -47,11 +47,17 @@ class RankSqlTest {
         return out;
     }
 
-    @SuppressWarnings("unchecked")
     private static String table(List<List<Item>> shards) {
+        return table(shards, Long.MAX_VALUE);
+    }
+
+    /** The rows as table {@code t}; x is NULL in rows whose id is a multiple of {@code nullEvery}. */
+    @SuppressWarnings("unchecked")
+    private static String table(List<List<Item>> shards, long nullEvery) {
         String id = "items-" + UUID.randomUUID();
         List<String>[] payloads = shards.stream().map(rows -> rows.stream()
-                .map(x -> "{\"id\":" + x.id() + ",\"k\":" + x.k() + ",\"x\":" + x.x() + "}").toList())
+                .map(x -> "{\"id\":" + x.id() + ",\"k\":" + x.k() + ",\"x\":"
+                        + (x.id() % nullEvery == 0 ? "null" : x.x()) + "}").toList())
                 .toArray(List[]::new);
         ValuesSourceFactory.register(id, payloads);
         return "CREATE TABLE t (id BIGINT, k INT, x BIGINT) WITH (type = 'values', id = '" + id + "');\n";
@@ -207,5 +213,37 @@ class RankSqlTest {
         assertTrue(job.physicalPlans().get(3).contains("WindowRank(rankType=ROW_NUMBER, rankRange=[rankStart=1,"
                 + " rankEnd=1]"), job.physicalPlans().get(3));
         assertEquals(1, ScriptPlannerTest.nodes(job.graph(), WindowRankNode.class).size());
+    }
+
+    /** NULLs sort as in Flink: first with ASC, last with DESC. */
+    @Test
+    void nullsSortFirstAscendingAndLastDescending() throws Exception {
+        Random r = new Random(63);
+        List<List<Item>> items = generate(r, 2, 100, 0, 1000);
+        String top = " SELECT id, x FROM (SELECT id, x, ROW_NUMBER() OVER (PARTITION BY k ORDER BY x %s, id) AS rn"
+                + " FROM t WHERE k IS NOT NULL) s WHERE rn <= 3;\n";
+        Map<String, List<Row>> out = run(table(items, 5) + sink("up", "id BIGINT, x BIGINT")
+                + sink("down", "id BIGINT, x BIGINT") + "INSERT INTO up" + String.format(top, "ASC")
+                + "INSERT INTO down" + String.format(top, "DESC"), "up", "down");
+        Map<Integer, List<Item>> partitions = new TreeMap<>();
+        all(items).stream().filter(i -> i.k() != null)
+                .forEach(i -> partitions.computeIfAbsent(i.k(), k -> new ArrayList<>()).add(i));
+        List<String> asc = new ArrayList<>();
+        List<String> desc = new ArrayList<>();
+        Comparator<Item> nullFirst = Comparator.comparing(i -> i.id() % 5 != 0);
+        ToLongFunction<Item> value = i -> i.id() % 5 == 0 ? 0 : i.x();
+        for (List<Item> p : partitions.values()) {
+            p.sort(nullFirst.thenComparingLong(value).thenComparingLong(Item::id));
+            p.stream().limit(3).forEach(i -> asc.add(text(i.id(), i.id() % 5 == 0 ? null : i.x())));
+            p.sort(nullFirst.reversed().thenComparing(Comparator.comparingLong(value).reversed())
+                    .thenComparingLong(Item::id));
+            p.stream().limit(3).forEach(i -> desc.add(text(i.id(), i.id() % 5 == 0 ? null : i.x())));
+        }
+        asc.sort(null);
+        desc.sort(null);
+        assertTrue(asc.stream().anyMatch(x -> x.endsWith("|null")), "NULLs lead ascending");
+        assertTrue(desc.stream().noneMatch(x -> x.endsWith("|null")), "NULLs trail descending");
+        assertEquals(asc, Changelog.materialize(out.get("up")));
+        assertEquals(desc, Changelog.materialize(out.get("down")));
     }
 }

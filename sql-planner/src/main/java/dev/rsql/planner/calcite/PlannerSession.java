@@ -6,6 +6,7 @@ import dev.rsql.planner.functions.ScriptFunctions;
 import dev.rsql.sql.parser.RsqlParser;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
 import org.apache.calcite.config.CalciteConnectionProperty;
+import org.apache.calcite.config.NullCollation;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.plan.RelOptCluster;
@@ -88,7 +89,9 @@ public final class PlannerSession {
         SqlValidator.Config config = SqlValidator.Config.DEFAULT
                 .withConformance(conformance)
                 .withIdentifierExpansion(true)
-                .withTypeCoercionEnabled(true);
+                .withTypeCoercionEnabled(true)
+                // As Flink: NULL is the smallest value (ORDER BY x: NULLS FIRST, ORDER BY x DESC: NULLS LAST)
+                .withDefaultNullCollation(NullCollation.LOW);
         return new RsqlValidator(operatorTable, catalogReader, typeFactory, config);
     }
 
