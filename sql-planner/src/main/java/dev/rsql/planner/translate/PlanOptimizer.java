@@ -9,7 +9,8 @@ import org.apache.calcite.rel.rules.CoreRules;
 import java.util.List;
 
 /**
- * Rewrites a converted plan into the shape the physical rules map 1:1 to operators: nested unions flattened,
+ * Rewrites a converted plan into the shape the physical rules map 1:1 to operators: the WHERE of a comma join in
+ * its condition, nested unions flattened,
  * expressions in join conditions (e.g. the CAST of an INT key compared with a BIGINT one) computed below the join so
  * that its keys are columns, OVER expressions moved out of projections into windows, filters and projections merged
  * into calcs, no-op calcs removed.
@@ -18,6 +19,7 @@ public final class PlanOptimizer {
 
     private static final HepProgram PROGRAM = HepProgram.builder()
             .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+            .addRuleInstance(CommaJoinFilterRule.INSTANCE)
             .addRuleCollection(List.of(CoreRules.UNION_MERGE, CoreRules.JOIN_PUSH_EXPRESSIONS, CoreRules.PROJECT_REMOVE))
             .addRuleInstance(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW)
             .addRuleCollection(List.of(CoreRules.FILTER_TO_CALC, CoreRules.PROJECT_TO_CALC))

@@ -14,8 +14,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * GROUP BY window columns (window_start, window_end, window_time of a window table function) becomes a
- * {@link StreamPhysicalWindowAggregate} over an exchange by the other group fields.
+ * GROUP BY window columns (window_start, window_end, window_time of a window table function, or window_start and
+ * window_end of a window aggregation below: a cascaded one) becomes a {@link StreamPhysicalWindowAggregate} over an
+ * exchange by the other group fields.
  */
 public final class StreamPhysicalWindowAggregateRule extends PhysicalConversionRule {
 
@@ -37,16 +38,18 @@ public final class StreamPhysicalWindowAggregateRule extends PhysicalConversionR
         int time = -1;
         List<Integer> keys = new ArrayList<>();
         for (int g : agg.getGroupSet()) {
-            switch (Lineage.window(agg.getInput(), g)) {
+            switch (WindowColumns.column(agg, g)) {
                 case START -> start = g;
                 case END -> end = g;
                 case TIME -> time = g;
                 default -> keys.add(g);
             }
         }
-        TableFunctionScan tvf = Lineage.windowScan(agg.getInput(), start >= 0 ? start : end >= 0 ? end : time);
+        TableFunctionScan tvf = WindowColumns.scan(agg, start >= 0 ? start : end >= 0 ? end : time);
         boolean eventTime = Lineage.time(tvf.getInputs().get(0), Lineage.timeField(tvf)) == Lineage.Time.EVENT;
-        boolean merging = ((RexCall) tvf.getCall()).getOperator().getName().equalsIgnoreCase("SESSION");
+        // A cascaded level groups by the windows the level below emitted, which no longer merge.
+        boolean merging = !WindowColumns.isCascaded(agg)
+                && ((RexCall) tvf.getCall()).getOperator().getName().equalsIgnoreCase("SESSION");
         RelTraitSet traits = rel.getTraitSet();
         RelNode exchange = new StreamPhysicalExchange(rel.getCluster(), traits, agg.getInput(), keys);
         return new StreamPhysicalWindowAggregate(rel.getCluster(), traits, exchange, agg.getGroupSet(),
