@@ -21,9 +21,10 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>The encodings are learnt while loading, by any number of loader threads at once: a string column's dictionary
  * grows until {@value #DICTIONARY_LIMIT} distinct values, then is abandoned (later new values go inline; the codes
- * given stay valid); its prefix and suffix are fixed from its first {@value #AFFIX_SAMPLES} values, cut back to
- * where digits start (rows come in key order, so the first values share more digits than the rest will). Each value's bytes
- * say which encoding it has, so every row decodes exactly whatever was learnt after it was written. Decode only after
+ * given stay valid); its prefix and suffix are fixed from its first {@value #AFFIX_SAMPLES} values (what three
+ * quarters of them share), cut back to where digits start (rows come in key order, so the first values share more
+ * digits than the rest will). Each value's bytes say which encoding it has, so every row decodes exactly whatever was
+ * learnt after it was written. Decode only after
  * {@link #freeze()}; from then on immutable and thread-safe.
  */
 final class CompactRowCodec {
@@ -229,7 +230,7 @@ final class CompactRowCodec {
     }
 
     /**
-     * The prefix and the suffix a column's sampled values all share, without digits at their inner ends, never
+     * The prefix and the suffix most of a column's sampled values share, without digits at their inner ends, never
      * splitting a surrogate pair.
      */
     private static final class Affix {
@@ -247,36 +248,44 @@ final class CompactRowCodec {
         }
 
         static Affix of(List<String> samples) {
-            String first = samples.get(0);
-            int p = first.length();
-            int min = first.length();
-            for (String s : samples) {
-                min = Math.min(min, s.length());
-                p = Math.min(p, s.length());
-                int i = 0;
-                while (i < p && s.charAt(i) == first.charAt(i)) {
-                    i++;
-                }
-                p = i;
-            }
+            String prefix = shared(samples, false);
             // values loaded in key order share their ids' leading digits: keep only the part all ids have
-            while (p > 0 && (Character.isDigit(first.charAt(p - 1))
-                    || Character.isHighSurrogate(first.charAt(p - 1)))) {
-                p--;
+            while (!prefix.isEmpty() && (Character.isDigit(prefix.charAt(prefix.length() - 1))
+                    || Character.isHighSurrogate(prefix.charAt(prefix.length() - 1)))) {
+                prefix = prefix.substring(0, prefix.length() - 1);
             }
-            int q = min - p; // the suffix may not overlap the prefix in the shortest value
+            String suffix = shared(samples, true);
+            while (!suffix.isEmpty() && (Character.isDigit(suffix.charAt(0))
+                    || Character.isLowSurrogate(suffix.charAt(0)))) {
+                suffix = suffix.substring(1);
+            }
+            return new Affix(prefix, suffix);
+        }
+
+        /**
+         * The longest prefix (or suffix) three quarters of the samples have, so a few odd values among the first
+         * ones do not spoil it: the longest common prefix of any run of that many samples in sorted order.
+         */
+        private static String shared(List<String> samples, boolean suffix) {
+            List<String> sorted = new ArrayList<>();
             for (String s : samples) {
-                int i = 0;
-                while (i < q && s.charAt(s.length() - 1 - i) == first.charAt(first.length() - 1 - i)) {
-                    i++;
+                sorted.add(suffix ? new StringBuilder(s).reverse().toString() : s);
+            }
+            sorted.sort(null);
+            int run = sorted.size() * 3 / 4;
+            String best = "";
+            for (int i = 0; i + run <= sorted.size(); i++) {
+                String a = sorted.get(i);
+                String b = sorted.get(i + run - 1);
+                int n = 0;
+                while (n < a.length() && n < b.length() && a.charAt(n) == b.charAt(n)) {
+                    n++;
                 }
-                q = i;
+                if (n > best.length()) {
+                    best = a.substring(0, n);
+                }
             }
-            while (q > 0 && (Character.isDigit(first.charAt(first.length() - q))
-                    || Character.isLowSurrogate(first.charAt(first.length() - q)))) {
-                q--;
-            }
-            return new Affix(first.substring(0, p), first.substring(first.length() - q));
+            return suffix ? new StringBuilder(best).reverse().toString() : best;
         }
 
         boolean fits(String s) {

@@ -1,5 +1,7 @@
 package dev.rsql.runtime.lookup;
 
+import dev.rsql.runtime.state.ByteReader;
+import dev.rsql.runtime.state.ByteWriter;
 import dev.rsql.runtime.types.DataType;
 import org.junit.jupiter.api.Test;
 
@@ -112,6 +114,37 @@ class CompactTableTest {
         }
         assertEquals(0, table.lookup(1, new Object[]{"city-300-ü"}).size());
         assertEquals(0, table.lookup(2, new Object[]{"user@mail.com"}).size());
+    }
+
+    /**
+     * The encodings do shrink values: a few-valued column's value takes a one-byte code; once a many-valued column's
+     * dictionary is abandoned, its values lose the prefix and suffix most of its first values share (a few odd ones
+     * among them notwithstanding), and a value without them is kept whole.
+     */
+    @Test
+    void dictionaryAndAffixShrinkValues() {
+        CompactRowCodec codec = new CompactRowCodec(List.of(DataType.string(), DataType.string()));
+        ByteWriter out = new ByteWriter(64);
+        for (int i = 0; i < CompactRowCodec.DICTIONARY_LIMIT + CompactRowCodec.AFFIX_SAMPLES; i++) {
+            out.reset();
+            String mail = i % 12 == 0 ? "odd" + i : "user" + i + "@example-mail.com";
+            codec.write(new Object[]{"city-" + i % 20, mail}, out);
+        }
+        List<Object[]> rows = List.of(new Object[]{"city-7", "user987654@example-mail.com"},
+                new Object[]{"city-3", "user-without-the-suffix"}, new Object[]{"new city", null});
+        List<byte[]> encoded = new ArrayList<>();
+        for (Object[] row : rows) {
+            out.reset();
+            codec.write(row, out);
+            encoded.add(out.toByteArray());
+        }
+        codec.freeze();
+        // bitmap 1 + city code 1 + mail header 1 + "987654" 6
+        assertEquals(9, encoded.get(0).length);
+        assertEquals(1 + 1 + 1 + "user-without-the-suffix".length(), encoded.get(1).length);
+        for (int i = 0; i < rows.size(); i++) {
+            assertEquals(Arrays.asList(rows.get(i)), Arrays.asList(codec.read(new ByteReader(encoded.get(i)))));
+        }
     }
 
     /** Loads the rows on {@code threads} threads, each with its own loader, taking every {@code threads}-th row. */
