@@ -14,8 +14,8 @@ import java.util.List;
  * A whole dimension table in memory with no Java object per row: rows encoded ({@link CompactRowCodec}) one after
  * another into 16 MB byte chunks, an {@code int} offset per row within its chunk (the chunk found from the first row
  * number of each chunk), and one open-addressing hash index per lookup key (an {@code int} slot array holding row
- * numbers, an {@code int} key hash per row, and, only when a key has several rows, an {@code int} chain per row).
- * About 15 bytes per row besides the row's own bytes. Immutable once built;
+ * numbers tagged with hash bits, and, only when a key has several rows, an {@code int} chain per row).
+ * About 4 bytes per row and 6 per lookup key besides the row's own bytes. Immutable once built;
  * lookups from any number of threads. Rows with a NULL in a lookup column are stored but not indexed by it (an
  * equality never matches them).
  */
@@ -52,7 +52,7 @@ public final class CompactTable {
         for (Index i : indexes) {
             b += i.bytes();
         }
-        return b;
+        return b + rows.dictionaryBytes();
     }
 
     /** Row {@code i} (every column), decoded. */
@@ -125,6 +125,7 @@ public final class CompactTable {
                 chunkBase += l.chunks.size();
                 l.release();
             }
+            rows.freeze();
             Index[] indexes = new Index[keys.length];
             CompactTable table = new CompactTable(rows, chunks, chunkFirstRows, offsets, indexes);
             for (int k = 0; k < keys.length; k++) {
@@ -221,43 +222,61 @@ public final class CompactTable {
         return scratch.toByteArray();
     }
 
-    /** One lookup key's hash index over the rows. */
+    /**
+     * One lookup key's hash index over the rows: open addressing with linear probing at a load of at most 0.7, each
+     * slot an {@code int} holding a row number + 1 in its low bits and, in the bits the row numbers leave free, a tag
+     * from the key's hash, so most probes of other keys are rejected without decoding their row, and no hash per row
+     * is kept. Keys with several rows chain them through {@code next}.
+     */
     private static final class Index {
 
         private final CompactTable table;
         private final int[] columns;
         private final RowSerializer keySerializer;
-        private final int[] hashes;     // per row; 0 = not indexed
-        private final int[] slots;      // row + 1 of a key's first row; 0 = empty
+        private final int[] slots;      // tag | row + 1 of a key's first row; 0 = empty
         private int[] next;             // per row: row + 1 of the next row of the same key; null while keys are unique
-        private final int mask;
+        private final int rowBits;
+        private final int rowMask;
 
         Index(CompactTable table, int[] columns, RowSerializer keySerializer, int[] hashes, long indexed) {
             this.table = table;
             this.columns = columns;
             this.keySerializer = keySerializer;
-            this.hashes = hashes;
-            long capacity = Long.highestOneBit(Math.max(4, indexed * 3 / 2)) * 2;
-            if (capacity > 1 << 30) {
+            long capacity = Math.max(4, indexed * 10 / 7 + 1);
+            if (capacity > Integer.MAX_VALUE - 8) {
                 throw new IllegalStateException("dimension table too large to index: " + indexed + " rows");
             }
             this.slots = new int[(int) capacity];
-            this.mask = slots.length - 1;
+            this.rowBits = Math.max(1, 32 - Integer.numberOfLeadingZeros(hashes.length));
+            this.rowMask = (int) ((1L << rowBits) - 1);
             ByteWriter scratch = new ByteWriter(64);
             for (int r = 0; r < hashes.length; r++) {
                 if (hashes[r] != 0) {
-                    insert(r, scratch);
+                    insert(r, hashes, scratch);
                 }
             }
         }
 
-        private void insert(int row, ByteWriter scratch) {
+        private int home(int h) {
+            return (int) (((h & 0xffffffffL) * slots.length) >>> 32);
+        }
+
+        private int next(int s) {
+            return s + 1 == slots.length ? 0 : s + 1;
+        }
+
+        /** The hash's low bits (the home slot comes from its high bits) where a slot's row number leaves room. */
+        private int tag(int h) {
+            return h << rowBits;
+        }
+
+        private void insert(int row, int[] hashes, ByteWriter scratch) {
             int h = hashes[row];
             byte[] kb = null;
-            for (int s = h & mask; ; s = (s + 1) & mask) {
-                int other = slots[s] - 1;
+            for (int s = home(h); ; s = next(s)) {
+                int other = (slots[s] & rowMask) - 1;
                 if (other < 0) {
-                    slots[s] = row + 1;
+                    slots[s] = tag(h) | (row + 1);
                     return;
                 }
                 if (hashes[other] == h) {
@@ -268,8 +287,8 @@ public final class CompactTable {
                         if (next == null) {
                             next = new int[hashes.length];
                         }
-                        next[row] = slots[s];
-                        slots[s] = row + 1;
+                        next[row] = other + 1;
+                        slots[s] = tag(h) | (row + 1);
                         return;
                     }
                 }
@@ -278,18 +297,19 @@ public final class CompactTable {
 
         List<Object[]> lookup(Object[] key) {
             ByteWriter scratch = new ByteWriter(64);
-            scratch.reset();
             keySerializer.serialize(key, scratch);
             byte[] kb = scratch.toByteArray();
             int h = hash(kb);
-            for (int s = h & mask; ; s = (s + 1) & mask) {
-                int r = slots[s] - 1;
-                if (r < 0) {
+            int tag = tag(h);
+            for (int s = home(h); ; s = next(s)) {
+                int slot = slots[s];
+                if (slot == 0) {
                     return List.of();
                 }
-                if (hashes[r] != h) {
+                if ((slot & ~rowMask) != tag) {
                     continue;
                 }
+                int r = (slot & rowMask) - 1;
                 Object[] first = table.row(r);
                 if (!Arrays.equals(kb, keyBytes(keySerializer, columns, first, scratch))) {
                     continue;
@@ -307,7 +327,7 @@ public final class CompactTable {
         }
 
         long bytes() {
-            return 4L * slots.length + 4L * hashes.length + (next == null ? 0 : 4L * next.length);
+            return 4L * slots.length + (next == null ? 0 : 4L * next.length);
         }
     }
 }

@@ -116,6 +116,13 @@ public final class ByteReader {
         return b;
     }
 
+    /** Reads {@code n} bytes into {@code dst} at {@code off}. */
+    public void readBytes(byte[] dst, int off, int n) {
+        check(n);
+        System.arraycopy(buf, pos, dst, off, n);
+        pos += n;
+    }
+
     public byte[] readLengthPrefixed() {
         return readBytes(readVarInt());
     }

@@ -10,8 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The memory test: three million generated rows of an id and five columns (about 62 bytes each as CSV text) in the
- * compact store, whose bytes per row must stay within the raw size plus a small fixed overhead (offset and index),
- * far from the ~300 bytes a row of Java objects would take.
+ * compact store, whose bytes per row, offset and index included, must stay well under the raw size (its cities are
+ * dictionary codes, its names lose their shared prefix, its epoch times are small differences), far from the ~300
+ * bytes a row of Java objects would take.
  */
 class CompactTableMemoryTest {
 
@@ -36,7 +37,8 @@ class CompactTableMemoryTest {
         double perRow = (double) table.bytes() / ROWS;
         System.out.printf("compact store: %d rows, raw %.1f B/row (CSV), stored %.1f B/row, %d MB%n", ROWS,
                 rawPerRow, perRow, table.bytes() >> 20);
-        assertTrue(perRow < rawPerRow + 16, "store takes " + perRow + " bytes a row for " + rawPerRow + " raw");
+        // 68.7 B/row before dictionaries, affixes, integer bases and tagged index slots; 38.3 with them
+        assertTrue(perRow < rawPerRow * 0.65, "store takes " + perRow + " bytes a row for " + rawPerRow + " raw");
         assertEquals("user-1234567", table.lookup(0, new Object[]{1_234_567L}).get(0)[1]);
     }
 
