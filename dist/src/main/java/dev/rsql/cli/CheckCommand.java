@@ -1,5 +1,6 @@
 package dev.rsql.cli;
 
+import dev.rsql.planner.PlannedJob;
 import dev.rsql.planner.PlannerContext;
 import dev.rsql.planner.ScriptPlanner;
 import dev.rsql.runtime.config.Options;
@@ -40,10 +41,12 @@ final class CheckCommand implements Callable<Integer> {
             try {
                 if (parseOnly) {
                     RsqlParser.parseScript(script.text);
+                    System.out.println("OK     " + script.file);
                 } else {
-                    new ScriptPlanner(context).plan(script.jobName, script.text);
+                    PlannedJob job = new ScriptPlanner(context).plan(script.jobName, script.text);
+                    System.out.println("OK     " + script.file);
+                    job.warnings().forEach(w -> System.out.println("WARN   " + script.file + ": " + w));
                 }
-                System.out.println("OK     " + script.file);
             } catch (RuntimeException e) {
                 failures++;
                 System.out.println("ERROR  " + script.file + ": " + e.getMessage());

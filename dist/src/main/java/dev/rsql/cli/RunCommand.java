@@ -77,6 +77,7 @@ final class RunCommand implements Callable<Integer> {
             return 2;
         }
         LOG.info("job={} planned from {}:\n{}", arg.jobName, arg.file, planned.graph().explain());
+        planned.warnings().forEach(w -> LOG.warn("job={} {}", arg.jobName, w));
         EngineContext engine = new EngineContext(options, classLoader);
         Job job;
         try {

@@ -122,7 +122,7 @@ public final class ScriptPlanner {
                 }
             }
             if (inserts.isEmpty()) {
-                throw new PlanningException("the script has no INSERT INTO statement: nothing to run");
+                throw new PlanningException("the script has no INSERT INTO statement and no SELECT: nothing to run");
             }
             CalcCompiler compiler = new CalcCompiler(session.typeFactory(), session.conformance(), context.classLoader())
                     .timeZone(jobTimeZone());
@@ -153,10 +153,10 @@ public final class ScriptPlanner {
                 }
             }
             JobGraph graph = builder.build();
-            new ConnectorValidation(jobName, new Options(allSettings()), context.classLoader(), catalog)
-                    .validate(graph);
+            List<String> warnings = new ConnectorValidation(jobName, new Options(allSettings()),
+                    context.classLoader(), catalog).validate(graph);
             compiler.compile();
-            return new PlannedJob(graph, catalog, compiler.source(), relPlans, physicalPlans);
+            return new PlannedJob(graph, catalog, compiler.source(), relPlans, physicalPlans, warnings);
         }
 
         /**
@@ -224,6 +224,11 @@ public final class ScriptPlanner {
                 inserts.addAll(((SqlStatementSet) stmt).getInserts());
             } else if (stmt instanceof SqlRichInsert) {
                 inserts.add((SqlRichInsert) stmt);
+            } else if (stmt.getKind().belongsTo(org.apache.calcite.sql.SqlKind.QUERY)) {
+                PrintedSelect select = new PrintedSelect(stmt, session.queryRowType(stmt));
+                catalog.addTable(select.table, false);
+                registerTable(select.table);
+                inserts.add(select.insert);
             } else {
                 throw new PlanningException(stmt.getParserPosition(), "a " + stmt.getKind().name().toLowerCase(Locale.ROOT)
                         + " statement cannot run on its own: put a query in INSERT INTO ... or CREATE VIEW");

@@ -85,6 +85,9 @@ public final class DdlConverter {
         }
         Options options = new Options(raw, substituted);
         String connector = options.get("connector", "type");
+        if (connector == null) {
+            connector = ImpliedConnector.of(options);
+        }
         return new CatalogTable(tableName, columns, primaryKey, watermark, ddl.isDimensionTable(), connector, options,
                 optionPositions, ddl.getParserPosition());
     }
