@@ -161,7 +161,8 @@ public final class ScriptPlanner {
 
         /**
          * The time zone of the zone-dependent functions (FROM_UNIXTIME, UNIX_TIMESTAMP, TO_TIMESTAMP(ms), ...):
-         * {@code table.local-time-zone} (Flink) or {@code blink.job.timeZone} (Blink), from SET or conf/; UTC.
+         * {@code table.local-time-zone} (Flink) or {@code blink.job.timeZone} (Blink), from SET or conf/; else the
+         * system's zone, as in Flink.
          */
         private String jobTimeZone() {
             String zone = null;
@@ -171,8 +172,9 @@ public final class ScriptPlanner {
                     break;
                 }
             }
-            if (zone == null || zone.isBlank()) {
-                return "UTC";
+            if (zone == null || zone.isBlank() || zone.trim().equalsIgnoreCase("default")) {
+                // Flink's default: the zone of the machine (as the RocketMQ source's startTime uses)
+                zone = java.time.ZoneId.systemDefault().getId();
             }
             try {
                 java.time.ZoneId id = java.time.ZoneId.of(zone.trim(), java.time.ZoneId.SHORT_IDS);
