@@ -5,6 +5,8 @@
 #   --instance  stops only that instance of the job (its queues move to the other instances)
 #   --timeout   seconds to wait for each job (default: its stop.timeout + 15); a job that has not stopped by then is
 #               killed (SIGKILL) and resumes from its last checkpoint when started again
+# Exit codes: 0 every job stopped (or, with no JOB, none was running); 1 a named job is not running, or a job had
+#             to be killed
 set -u
 . "$(dirname "$0")/common.sh"
 
@@ -16,7 +18,7 @@ while [ $# -gt 0 ]; do
     --instance) instance="$2"; shift 2 ;;
     --instance=*) instance="${1#*=}"; shift ;;
     --timeout) timeout="$2"; shift 2 ;;
-    -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) jobs+=("${1%.sql}"); shift ;;
   esac
 done
@@ -45,6 +47,7 @@ for pidfile in "${pidfiles[@]}"; do
   if ! rsql_alive "$pidfile"; then
     echo "$id is not running"
     rm -f "$pidfile"
+    [ ${#jobs[@]} -gt 0 ] && status=1
     continue
   fi
   pid=$(cat "$pidfile")
@@ -76,5 +79,7 @@ for pidfile in "${pidfiles[@]}"; do
 done
 if [ ${#pidfiles[@]} -eq 0 ]; then
   echo "no running jobs${jobs:+ named ${jobs[*]}}"
+  # Naming a job that is not running is an error (a typo must not look like a stop); stopping "all" of none is not.
+  [ ${#jobs[@]} -gt 0 ] && status=1
 fi
 exit $status

@@ -1,5 +1,6 @@
 package dev.rsql.cli;
 
+import dev.rsql.planner.PlannedJob;
 import dev.rsql.planner.PlannerContext;
 import dev.rsql.planner.ScriptPlanner;
 import dev.rsql.runtime.config.Options;
@@ -14,7 +15,9 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /** Parses (and by default validates and plans) scripts without running them. */
-@Command(name = "check", description = "Check scripts: parse them, and unless --parse-only also validate and plan them.")
+@Command(name = "check", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every script is valid", "1:a script is invalid (each is listed with its error)", "2:wrong usage (unknown option, missing argument)"},
+        description = "Check scripts: parse them, and unless --parse-only also validate and plan them.")
 final class CheckCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -38,10 +41,12 @@ final class CheckCommand implements Callable<Integer> {
             try {
                 if (parseOnly) {
                     RsqlParser.parseScript(script.text);
+                    System.out.println("OK     " + script.file);
                 } else {
-                    new ScriptPlanner(context).plan(script.jobName, script.text);
+                    PlannedJob job = new ScriptPlanner(context).plan(script.jobName, script.text);
+                    System.out.println("OK     " + script.file);
+                    job.warnings().forEach(w -> System.out.println("WARN   " + script.file + ": " + w));
                 }
-                System.out.println("OK     " + script.file);
             } catch (RuntimeException e) {
                 failures++;
                 System.out.println("ERROR  " + script.file + ": " + e.getMessage());

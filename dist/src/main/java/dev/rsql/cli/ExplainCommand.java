@@ -15,7 +15,9 @@ import java.util.concurrent.Callable;
  * Prints the operator graph a script plans into, then the physical plan of each INSERT with every node's changelog
  * mode ({@code [I]} insert-only, {@code [I,UA,D]} upserts, {@code [I,UB,UA,D]} retractions) and upsert keys.
  */
-@Command(name = "explain", description = "Print the operator graph of a script.")
+@Command(name = "explain", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the plan was printed", "1:the script is invalid", "2:wrong usage (unknown option, missing argument)"},
+        description = "Print the operator graph of a script.")
 final class ExplainCommand implements Callable<Integer> {
 
     @ParentCommand

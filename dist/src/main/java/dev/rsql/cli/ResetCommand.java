@@ -21,7 +21,9 @@ import java.util.concurrent.Callable;
  * Deletes the local state and checkpoints of stopped jobs, so that their next run starts from scratch. A job that is
  * running (its state directory is locked) is left alone.
  */
-@Command(name = "reset", description = "Delete a stopped job's local state and checkpoints: its next run starts from"
+@Command(name = "reset", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every job was reset", "1:a job is running (its state is locked) and was left alone", "2:wrong usage (unknown option, missing argument)"},
+        description = "Delete a stopped job's local state and checkpoints: its next run starts from"
         + " scratch (empty state, sources from their startup mode).")
 final class ResetCommand implements Callable<Integer> {
 

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 /** The {@code rsql} command line: check, explain, run and inspect SQL jobs. */
 @Command(name = "rsql", mixinStandardHelpOptions = true, version = "rsql 0.1.0",
         description = "A SQL streaming engine with a Blink-compatible dialect.",
+        footer = {"%nEvery command takes --help and lists its exit codes; 2 is always wrong usage."},
         subcommands = {CheckCommand.class, ExplainCommand.class, RunCommand.class, StatusCommand.class,
                 JobsCommand.class, ResetCommand.class})
 public final class RsqlCli {

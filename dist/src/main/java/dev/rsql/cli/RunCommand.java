@@ -30,7 +30,9 @@ import java.util.concurrent.Callable;
  * (SIGTERM / Ctrl-C), which stops it gracefully: records in hand finished, sinks flushed, offsets committed — within
  * {@code stop.timeout}, or the process halts (see {@link ProcessStop}).
  */
-@Command(name = "run", description = "Run a job in the foreground until it finishes or is stopped.")
+@Command(name = "run", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the job finished (bounded sources) or was stopped", "1:the job failed, could not start, or its process halted after a stop overran", "2:the script is invalid, the job cannot run this way, or wrong usage"},
+        description = "Run a job in the foreground until it finishes or is stopped.")
 final class RunCommand implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
@@ -75,6 +77,7 @@ final class RunCommand implements Callable<Integer> {
             return 2;
         }
         LOG.info("job={} planned from {}:\n{}", arg.jobName, arg.file, planned.graph().explain());
+        planned.warnings().forEach(w -> LOG.warn("job={} {}", arg.jobName, w));
         EngineContext engine = new EngineContext(options, classLoader);
         Job job;
         try {

@@ -3,6 +3,7 @@ package dev.rsql.cli;
 import com.alibaba.fastjson2.JSONArray;
 import com.alibaba.fastjson2.JSONObject;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
@@ -16,7 +17,9 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /** Shows the jobs started from this installation: state, process, tasks, assigned shards, records in and out. */
-@Command(name = "status", description = "Show jobs, their tasks, assigned queues and records in/out.")
+@Command(name = "status", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:status shown (also when no job has run)", "2:wrong usage (unknown option, missing argument)"},
+        description = "Show jobs, their tasks, assigned queues and records in/out.")
 final class StatusCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -25,31 +28,54 @@ final class StatusCommand implements Callable<Integer> {
     @Parameters(description = "Job names (default: all with a status under run/).")
     private List<String> jobs = new ArrayList<>();
 
+    @Option(names = "--json", description = "Print the status as a JSON array, one object per job instance (the"
+            + " status file's fields; state DEAD when its process is gone).")
+    private boolean json;
+
     @Override
     public Integer call() throws IOException {
         EngineHome home = cli.engineHome();
-        List<Path> files = statusFiles(home);
-        if (files.isEmpty()) {
-            System.out.println("no jobs have run from " + home.home());
-            return 0;
-        }
-        System.out.printf("%-30s %-10s %-8s %6s %12s %12s%n", "JOB", "STATE", "PID", "TASKS", "RECORDS IN", "ROWS OUT");
-        for (Path f : files) {
+        List<JSONObject> statuses = new ArrayList<>();
+        for (Path f : statusFiles(home)) {
             JSONObject s = StatusFile.read(f);
-            String job = s.getString("job");
-            if (!jobs.isEmpty() && !jobs.contains(job)) {
-                continue;
+            if (jobs.isEmpty() || jobs.contains(s.getString("job"))) {
+                s.put("state", effectiveState(s));
+                statuses.add(s);
             }
-            long pid = s.getLongValue("pid");
+        }
+        if (json) {
+            System.out.println(com.alibaba.fastjson2.JSON.toJSONString(statuses));
+        } else if (statuses.isEmpty()) {
+            System.out.println("no jobs have run from " + home.home());
+        } else {
+            printTable(statuses);
+        }
+        return 0;
+    }
+
+    /** A job whose process is gone while it said it was running is DEAD. */
+    private static String effectiveState(JSONObject s) {
+        String state = s.getString("state");
+        boolean alive = ProcessHandle.of(s.getLongValue("pid")).map(ProcessHandle::isAlive).orElse(false);
+        boolean live = state.equals("RUNNING") || state.equals("STOPPING") || state.equals("RESTARTING");
+        return !alive && live ? "DEAD" : state;
+    }
+
+    private static void printTable(List<JSONObject> statuses) {
+        String row = "%-30s %-16s %-10s %-8s %5s %12s %12s %8s  %s%n";
+        System.out.printf(row, "JOB", "INSTANCE", "STATE", "PID", "TASKS", "RECORDS IN", "ROWS OUT", "LAG",
+                "UPDATED");
+        for (JSONObject s : statuses) {
             String state = s.getString("state");
-            boolean alive = ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
-            if (!alive && (state.equals("RUNNING") || state.equals("STOPPING") || state.equals("RESTARTING"))) {
-                state = "DEAD";
-            }
             JSONArray tasks = s.getJSONArray("tasks");
-            System.out.printf("%-30s %-10s %-8s %6d %12d %12d%n", job, state, alive ? String.valueOf(pid) : "-",
-                    tasks.size(), s.getLongValue("recordsIn"), s.getLongValue("rowsOut"));
-            System.out.printf("  instance %s, updated %s%n", s.getString("instance"),
+            long lag = -1;
+            for (int i = 0; i < tasks.size(); i++) {
+                lag = Math.max(lag, tasks.getJSONObject(i).getLongValue("lag"));
+            }
+            boolean alive = !state.equals("DEAD") && ProcessHandle.of(s.getLongValue("pid")).isPresent();
+            System.out.printf(row, s.getString("job"), s.getString("instance"), state,
+                    alive ? String.valueOf(s.getLongValue("pid")) : "-", tasks.size(), s.getLongValue("recordsIn"),
+                    s.getLongValue("rowsOut"), lag >= 0 ? String.valueOf(lag) : "-",
                     java.time.Instant.ofEpochMilli(s.getLongValue("updated")));
             int restarts = s.getIntValue("restarts");
             if (state.equals("RESTARTING")) {
@@ -59,12 +85,12 @@ final class StatusCommand implements Callable<Integer> {
             }
             for (int i = 0; i < tasks.size(); i++) {
                 JSONObject t = tasks.getJSONObject(i);
-                long lag = t.getLongValue("lag");
+                long taskLag = t.getLongValue("lag");
                 long checkpoint = t.getLongValue("lastCheckpoint");
                 System.out.printf("  %-9s %s  in %d  out %d%s%s%s%n", t.getString("state"), t.getString("shard"),
                         t.getLongValue("recordsIn"), t.getLongValue("rowsOut"),
                         t.getLongValue("skipped") > 0 ? "  skipped " + t.getLongValue("skipped") : "",
-                        lag >= 0 ? "  lag " + lag : "",
+                        taskLag >= 0 ? "  lag " + taskLag : "",
                         checkpoint > 0 ? "  checkpoint " + java.time.Instant.ofEpochMilli(checkpoint) : "");
                 JSONObject stuck = t.getJSONObject("stuck");
                 if (stuck != null) {
@@ -78,7 +104,6 @@ final class StatusCommand implements Callable<Integer> {
                 System.out.println("  error: " + s.getString("error"));
             }
         }
-        return 0;
     }
 
     private static List<Path> statusFiles(EngineHome home) throws IOException {

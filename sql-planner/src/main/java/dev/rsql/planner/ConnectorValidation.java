@@ -19,6 +19,11 @@ import dev.rsql.runtime.graph.SourceNode;
 import dev.rsql.runtime.table.TableDescriptor;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Asks the connector of every table the job reads or writes whether the table can be opened as declared
@@ -40,19 +45,38 @@ final class ConnectorValidation {
         this.job = new PlanningJob(jobName, config, classLoader);
     }
 
-    void validate(JobGraph graph) {
+    /**
+     * Validates every table of the graph and returns one warning per table whose options include keys that neither
+     * its connector nor its format read (e.g. rsqldb's {@code pullIntervalMs}): they have no effect.
+     */
+    List<String> validate(JobGraph graph) {
+        Map<String, TableDescriptor> tables = new LinkedHashMap<>();
         for (SourceNode s : graph.sources()) {
             check(s.table(), true);
+            tables.put(s.table().name(), s.table());
             if (s.deadLetterTable() != null) {
                 check(s.deadLetterTable(), false);
+                tables.put(s.deadLetterTable().name(), s.deadLetterTable());
             }
         }
-        graph.sinks().forEach(s -> check(s.table(), false));
+        graph.sinks().forEach(s -> {
+            check(s.table(), false);
+            tables.put(s.table().name(), s.table());
+        });
         for (GraphNode node : graph.nodes()) {
             if (node instanceof LookupJoinNode) {
                 checkLookup(((LookupJoinNode) node).table());
             }
         }
+        List<String> warnings = new ArrayList<>();
+        for (TableDescriptor t : tables.values()) {
+            Set<String> ignored = t.options().unusedKeys();
+            if (!ignored.isEmpty()) {
+                warnings.add("table " + t.name() + " (connector " + t.connector() + "): option"
+                        + (ignored.size() == 1 ? " " : "s ") + String.join(", ", ignored) + " ignored (no effect)");
+            }
+        }
+        return warnings;
     }
 
     /** A dimension table: its connector offers lookups, and its cache options parse. */

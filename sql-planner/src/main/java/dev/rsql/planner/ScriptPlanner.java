@@ -126,7 +126,7 @@ public final class ScriptPlanner {
                 }
             }
             if (inserts.isEmpty()) {
-                throw new PlanningException("the script has no INSERT INTO statement: nothing to run");
+                throw new PlanningException("the script has no INSERT INTO statement and no SELECT: nothing to run");
             }
             CalcCompiler compiler = new CalcCompiler(session.typeFactory(), session.conformance(), context.classLoader())
                     .timeZone(jobTimeZone()).multiPattern(!"false".equalsIgnoreCase(setting(MULTI_PATTERN)));
@@ -161,10 +161,10 @@ public final class ScriptPlanner {
                 }
             }
             JobGraph graph = builder.build();
-            new ConnectorValidation(jobName, new Options(allSettings()), context.classLoader(), catalog)
-                    .validate(graph);
+            List<String> warnings = new ConnectorValidation(jobName, new Options(allSettings()),
+                    context.classLoader(), catalog).validate(graph);
             compiler.compile();
-            return new PlannedJob(graph, catalog, compiler.source(), relPlans, physicalPlans);
+            return new PlannedJob(graph, catalog, compiler.source(), relPlans, physicalPlans, warnings);
         }
 
         /** A SET value of the script, else the engine setting from conf/, else null. */
@@ -174,7 +174,8 @@ public final class ScriptPlanner {
 
         /**
          * The time zone of the zone-dependent functions (FROM_UNIXTIME, UNIX_TIMESTAMP, TO_TIMESTAMP(ms), ...):
-         * {@code table.local-time-zone} (Flink) or {@code blink.job.timeZone} (Blink), from SET or conf/; UTC.
+         * {@code table.local-time-zone} (Flink) or {@code blink.job.timeZone} (Blink), from SET or conf/; else the
+         * system's zone, as in Flink.
          */
         private String jobTimeZone() {
             String zone = null;
@@ -184,8 +185,9 @@ public final class ScriptPlanner {
                     break;
                 }
             }
-            if (zone == null || zone.isBlank()) {
-                return "UTC";
+            if (zone == null || zone.isBlank() || zone.trim().equalsIgnoreCase("default")) {
+                // Flink's default: the zone of the machine (as the RocketMQ source's startTime uses)
+                zone = java.time.ZoneId.systemDefault().getId();
             }
             try {
                 java.time.ZoneId id = java.time.ZoneId.of(zone.trim(), java.time.ZoneId.SHORT_IDS);
@@ -237,6 +239,11 @@ public final class ScriptPlanner {
                 inserts.addAll(((SqlStatementSet) stmt).getInserts());
             } else if (stmt instanceof SqlRichInsert) {
                 inserts.add((SqlRichInsert) stmt);
+            } else if (stmt.getKind().belongsTo(org.apache.calcite.sql.SqlKind.QUERY)) {
+                PrintedSelect select = new PrintedSelect(stmt, session.queryRowType(stmt));
+                catalog.addTable(select.table, false);
+                registerTable(select.table);
+                inserts.add(select.insert);
             } else {
                 throw new PlanningException(stmt.getParserPosition(), "a " + stmt.getKind().name().toLowerCase(Locale.ROOT)
                         + " statement cannot run on its own: put a query in INSERT INTO ... or CREATE VIEW");

@@ -192,9 +192,27 @@ class ScriptPlannerTest {
         assertTrue(e.getMessage().toLowerCase().contains("no_such_fn"), e.getMessage());
     }
 
+    /** rsqldb's scripts: RocketMQ tables without a connector, a bare SELECT, options that do nothing. */
+    @Test
+    void rsqldbScriptsPlanAsWritten() {
+        PlannedJob job = new ScriptPlanner(PlannerContext.defaults()).plan("test",
+                "CREATE TABLE `sourceTable` (position VARCHAR, num INT, count INT) WITH (\n"
+                + "  topic = 'groupBy-source', groupName = 'g', namesrvAddr = '127.0.0.1:9876',\n"
+                + "  data_format = 'json', pullIntervalMs = '100', maxThread = '2');\n"
+                + "SELECT `position`, avg(num) AS nums, count(*) AS c, sum(count) FROM sourceTable GROUP BY position;");
+        assertEquals("rocketmq", job.graph().sources().get(0).table().connector());
+        assertEquals("print", job.graph().sinks().get(0).table().connector());
+        assertEquals(List.of("position", "nums", "c", "EXPR$3"),
+                job.graph().sinks().get(0).table().schema().rowType().names());
+        assertEquals(List.of("table sourceTable (connector rocketmq): options maxThread, pullIntervalMs ignored"
+                + " (no effect)"), job.warnings());
+        // namesrvAddr alone also makes a RocketMQ table (the topic is still required).
+        assertTrue(planError("CREATE TABLE s (a INT) WITH (namesrvAddr = '127.0.0.1:9876');\n"
+                + "SELECT a FROM s;").getMessage().contains("option 'topic' is required"));
+    }
+
     @Test
     void otherMistakesGiveClearErrors() {
-        assertTrue(planError(ORDERS + "SELECT * FROM orders;").getMessage().contains("INSERT INTO"));
         assertTrue(planError(ORDERS).getMessage().contains("no INSERT INTO"));
         assertTrue(planError("CREATE TABLE s (a INT) WITH (path = 'x');\n"
                 + "CREATE TABLE o (a INT) WITH (type = 'collect');\nINSERT INTO o SELECT a FROM s;")

@@ -104,8 +104,23 @@ final class ParseErrors {
             offending.endColumn);
     final String message = prefix(pos) + "unexpected "
         + (atEnd ? "end of input" : quote(offending.image))
-        + expectedSuffix(expected);
+        + expectedSuffix(expected)
+        + (atEnd ? "" : reservedWordHint(offending, expected));
     return new RsqlParseException(message, pos, atEnd ? null : offending.image, expected, e);
+  }
+
+  /**
+   * Where a name could stand but a reserved word does (a column called {@code value} or {@code year}), the way out:
+   * back-quotes.
+   */
+  private static String reservedWordHint(Token offending, List<String> expected) {
+    final boolean keyword = offending.kind != RsqlParserImplConstants.IDENTIFIER
+        && offending.image.matches("[A-Za-z_][A-Za-z_0-9]*");
+    if (!keyword || !expected.contains("<IDENTIFIER>")) {
+      return "";
+    }
+    return " (" + quote(offending.image) + " is a reserved word: write `" + offending.image
+        + "` to use it as a name)";
   }
 
   /** Just after the last token read, or line 1, column 1 if there was none. */

@@ -5,6 +5,7 @@ import static dev.rsql.sql.parser.Parsing.parseError;
 import static dev.rsql.sql.parser.Parsing.parseOne;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rsql.sql.parser.ddl.SqlCreateTable;
 import org.apache.calcite.sql.SqlBasicCall;
@@ -19,7 +20,7 @@ class KeywordTest {
   @ParameterizedTest
   @ValueSource(strings = {"result", "uuid", "comment", "index", "metadata", "header", "delay",
       "string", "watermark", "bytes", "virtual", "enforced", "partitioned", "overwrite", "if",
-      "scala", "python", "timestamp_ltz", "message", "key", "action", "type"})
+      "scala", "python", "timestamp_ltz", "message", "key", "action", "type", "position", "count"})
   void nonReservedWordIsAColumnName(String word) {
     final SqlCreateTable table = parseOne("CREATE TABLE t (" + word + " INT, x INT, "
         + "WATERMARK FOR x AS x - 1) WITH (type = 'print')", SqlCreateTable.class);
@@ -32,14 +33,27 @@ class KeywordTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"timestamp", "partition", "offset", "value", "emit"})
+  @ValueSource(strings = {"timestamp", "partition", "offset", "value", "emit", "user"})
   void reservedWordNeedsBackQuotes(String word) {
     final RsqlParseException e = parseError("CREATE TABLE t (x INT, " + word + " INT)");
     assertEquals(24, e.column());
     assertEquals(word, e.token());
+    assertTrue(e.getMessage().endsWith("(" + "'" + word + "' is a reserved word: write `" + word
+        + "` to use it as a name)"), e.getMessage());
 
     assertRoundTrip(parseOne("CREATE TABLE t (x INT, `" + word + "` INT)"));
     assertRoundTrip(parseOne("SELECT `" + word + "` FROM t"));
+  }
+
+  @Test
+  void positionCountAndUserStillWorkAsFunctions() {
+    final SqlSelect select = parseOne("SELECT POSITION('a' IN position), COUNT(*), COUNT(count), "
+        + "CURRENT_USER FROM t GROUP BY position", SqlSelect.class);
+    assertEquals("POSITION",
+        assertInstanceOf(SqlBasicCall.class, select.getSelectList().get(0)).getOperator().getName());
+    assertEquals("COUNT",
+        assertInstanceOf(SqlBasicCall.class, select.getSelectList().get(1)).getOperator().getName());
+    assertRoundTrip(select);
   }
 
   @Test

@@ -85,6 +85,9 @@ public final class DdlConverter {
         }
         Options options = new Options(raw, substituted);
         String connector = options.get("connector", "type");
+        if (connector == null) {
+            connector = ImpliedConnector.of(options);
+        }
         List<CatalogTable.Index> indexes = new ArrayList<>();
         for (dev.rsql.sql.parser.ddl.SqlTableIndex index : ddl.getIndexes()) {
             List<String> cols = new ArrayList<>();

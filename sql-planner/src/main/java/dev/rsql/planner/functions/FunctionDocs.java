@@ -35,7 +35,7 @@ public final class FunctionDocs {
                 + "below is run by the tests (results shown as `CAST(... AS VARCHAR)` prints them). NULL in gives "
                 + "NULL out unless a description says otherwise. Functions that convert between epoch seconds or "
                 + "milliseconds and TIMESTAMP values use the job's time zone: `table.local-time-zone` (Flink) or "
-                + "`blink.job.timeZone` (Blink), set with `SET` or in `conf/`, default UTC; a TIMESTAMP is a "
+                + "`blink.job.timeZone` (Blink), set with `SET` or in `conf/`, default the system's zone (as in Flink); a TIMESTAMP is a "
                 + "wall-clock time in that zone. \"engine\" marks functions implemented by this engine; \"Calcite\" "
                 + "those Calcite already implements with the same semantics. A function that fails on a record "
                 + "reports the function, its arguments and the record's position, and the source table's "

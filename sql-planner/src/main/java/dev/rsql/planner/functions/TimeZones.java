@@ -10,7 +10,7 @@ import java.util.TimeZone;
 
 /**
  * Time zones of generated code. The job's zone comes from the {@link DataContext} of the generated class (the
- * planner sets it from {@code table.local-time-zone} or {@code blink.job.timeZone}, default UTC).
+ * planner sets it from {@code table.local-time-zone} or {@code blink.job.timeZone}, default the system's zone).
  */
 public final class TimeZones {
 

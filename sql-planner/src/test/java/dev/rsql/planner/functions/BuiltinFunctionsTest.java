@@ -262,6 +262,19 @@ class BuiltinFunctionsTest {
                 "SET 'table.local-time-zone' = '+05:30';\n");
     }
 
+    /** As in Flink, a job without table.local-time-zone uses the system's zone. */
+    @Test
+    void theDefaultTimeZoneIsTheSystems() throws Exception {
+        java.util.TimeZone system = java.util.TimeZone.getDefault();
+        java.util.TimeZone.setDefault(java.util.TimeZone.getTimeZone("Asia/Kolkata"));
+        try {
+            check(cases("FROM_UNIXTIME(0)", "1970-01-01 05:30:00"), "");
+            check(cases("FROM_UNIXTIME(0)", "1970-01-01 00:00:00"), "SET 'table.local-time-zone' = 'UTC';\n");
+        } finally {
+            java.util.TimeZone.setDefault(system);
+        }
+    }
+
     @Test
     void conditionalAndNumeric() throws Exception {
         check(cases(

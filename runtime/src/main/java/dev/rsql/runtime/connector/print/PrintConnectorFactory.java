@@ -7,6 +7,7 @@ import dev.rsql.runtime.connector.Sink;
 import dev.rsql.runtime.connector.SinkWriter;
 import dev.rsql.runtime.connector.SinkWriterContext;
 import dev.rsql.runtime.data.Row;
+import dev.rsql.runtime.format.RowEncoder;
 import dev.rsql.runtime.format.json.ValueText;
 import dev.rsql.runtime.types.DataType;
 import dev.rsql.runtime.types.RowType;
@@ -14,6 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -24,7 +26,9 @@ import java.util.Locale;
  *
  * <p>Options: {@code print-identifier}; {@code target} (also {@code sink.print.target}): {@code stdout} (default),
  * {@code stderr} or {@code log} (logger {@code dev.rsql.print}, INFO, one event per row); Flink's
- * {@code standard-error = true} means stderr; Blink's {@code ignoreWrite = true} discards the rows. Each writer
+ * {@code standard-error = true} means stderr; Blink's {@code ignoreWrite = true} discards the rows;
+ * {@code print.format}: {@code row} (default, as above) or {@code json} (one JSON object per row, as rsqldb printed,
+ * with an {@code op} member for rows other than inserts). Each writer
  * buffers its lines and prints them in one piece on flush, so lines of concurrent tasks never interleave.
  */
 public final class PrintConnectorFactory implements ConnectorFactory {
@@ -84,17 +88,47 @@ public final class PrintConnectorFactory implements ConnectorFactory {
         }
         RowType rowType = context.table().schema().rowType();
         DataType[] types = rowType.types().toArray(new DataType[0]);
+        boolean json = json(context);
+        if (json) {
+            context.createEncoder("json", rowType); // its options are checked now, not on the first row
+        }
         Target chosen = target;
         return new Sink() {
             @Override
             public SinkWriter createWriter(SinkWriterContext writerContext) {
-                return new PrintWriter(chosen, prefix, types);
+                RowRenderer renderer;
+                if (json) {
+                    RowEncoder encoder = context.createEncoder("json", rowType);
+                    renderer = (sb, row) -> sb.append(new String(encoder.encode(row), StandardCharsets.UTF_8));
+                } else {
+                    renderer = (sb, row) -> render(sb, row, types);
+                }
+                return new PrintWriter(chosen, prefix, renderer);
             }
 
             @Override
             public void close() {
             }
         };
+    }
+
+    private static boolean json(ConnectorContext context) {
+        String f = context.options().getOrDefault("row", "print.format", "print-format");
+        switch (f.trim().toLowerCase(Locale.ROOT)) {
+            case "row":
+            case "flink":
+                return false;
+            case "json":
+                return true;
+            default:
+                throw ConfigException.ofOption("print.format", "print sink of table " + context.table().name()
+                        + ": option 'print.format' must be row or json, got '" + f + "'");
+        }
+    }
+
+    /** Appends one row's text. */
+    private interface RowRenderer {
+        void append(StringBuilder sb, Row row);
     }
 
     /** Renders a row as {@code +I[v1, v2, ...]}. */
@@ -113,14 +147,14 @@ public final class PrintConnectorFactory implements ConnectorFactory {
     private static final class PrintWriter implements SinkWriter {
         private final Target target;
         private final String prefix;
-        private final DataType[] types;
+        private final RowRenderer renderer;
         private final StringBuilder buffer = new StringBuilder();
         private final List<String> logLines = new ArrayList<>();
 
-        PrintWriter(Target target, String prefix, DataType[] types) {
+        PrintWriter(Target target, String prefix, RowRenderer renderer) {
             this.target = target;
             this.prefix = prefix;
-            this.types = types;
+            this.renderer = renderer;
         }
 
         @Override
@@ -130,7 +164,7 @@ public final class PrintConnectorFactory implements ConnectorFactory {
             }
             if (target == Target.LOG) {
                 StringBuilder sb = new StringBuilder(prefix);
-                render(sb, row, types);
+                renderer.append(sb, row);
                 logLines.add(sb.toString());
                 if (logLines.size() >= 1024) {
                     flush();
@@ -138,7 +172,7 @@ public final class PrintConnectorFactory implements ConnectorFactory {
                 return;
             }
             buffer.append(prefix);
-            render(buffer, row, types);
+            renderer.append(buffer, row);
             buffer.append(System.lineSeparator());
             if (buffer.length() >= EAGER_CHARS) {
                 flush();

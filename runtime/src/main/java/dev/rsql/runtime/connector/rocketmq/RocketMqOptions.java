@@ -56,9 +56,6 @@ final class RocketMqOptions {
     static final String[] SINK_TX_MAX_IN_FLIGHT = {"sink.transaction.max-in-flight"};
     static final String[] KEY_COLUMNS = {"sink.key-columns", "keyColumns", "keyColumn", "key.fields"};
     static final String[] TAG_COLUMN = {"sink.tag-column", "tagColumn"};
-    /** Blink/rsqldb keys accepted and ignored: the engine handles their concern elsewhere or has no equivalent. */
-    static final String[] IGNORED = {"pullIntervalMs", "maxThread", "thread.max.count", "lengthCheck",
-            "instanceID", "maxFetchLogGroupSize", "autoFlushSize", "autoFlushTimeGap", "isJsonData"};
 
     private static final DateTimeFormatter START_TIME_FORMAT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
@@ -81,10 +78,8 @@ final class RocketMqOptions {
         }
         this.topic = t.trim();
         this.namesrv = nameServer(context);
+        // Blink/rsqldb keys such as pullIntervalMs or maxThread are left unread: check reports them as ignored.
         this.rpcHook = aclHook();
-        for (String k : IGNORED) {
-            options.markUsed(k);
-        }
     }
 
     static RocketMqOptions of(ConnectorContext context) {
@@ -402,12 +397,18 @@ final class RocketMqOptions {
         return value;
     }
 
-    /** Default format: csv for Blink tables that declare a field delimiter, json otherwise. */
+    /**
+     * Default format: csv for Blink tables that declare a field delimiter; else json, unless rsqldb's
+     * {@code isJsonData = 'false'} says the body is text: raw (the whole body as the single column).
+     */
     String defaultFormat() {
         return defaultFormat(options);
     }
 
     static String defaultFormat(Options tableOptions) {
-        return tableOptions.containsKey("fieldDelimiter") || tableOptions.containsKey("lineDelimiter") ? "csv" : "json";
+        if (tableOptions.containsKey("fieldDelimiter") || tableOptions.containsKey("lineDelimiter")) {
+            return "csv";
+        }
+        return tableOptions.getBoolean(true, "isJsonData") ? "json" : "raw";
     }
 }

@@ -41,6 +41,8 @@ final class RocketMqSource implements Source {
 
     private static final Logger LOG = LoggerFactory.getLogger(RocketMqSource.class);
     private static final long POLL_TIMEOUT_MS = 100;
+    /** How often a source waiting for its topic asks the name server. */
+    private static final long TOPIC_CHECK_MILLIS = 1_000;
 
     private final RocketMqOptions options;
     private final ConnectorContext context;
@@ -56,6 +58,8 @@ final class RocketMqSource implements Source {
     private volatile ShardListener listener;
     private volatile boolean running;
     private Thread poller;
+    /** The topic did not exist when the source started; the poller waits for it (written by the poller then). */
+    private volatile boolean awaitingTopic;
 
     RocketMqSource(RocketMqOptions options, ConnectorContext context) {
         this.options = options;
@@ -117,15 +121,18 @@ final class RocketMqSource implements Source {
                     + options.namesrv + "): " + e.getErrorMessage(), e);
         }
         try {
-            Collection<MessageQueue> queues = c.consumer().fetchMessageQueues(options.topic);
-            LOG.info("job={} table={}: consuming topic {} ({} queues) as group {} from name server {}, tags '{}', "
-                            + "start when no committed offset: {}", options.job, options.table, options.topic,
-                    queues.size(), group, options.namesrv, subscription, describeMode());
+            logConsuming(c.consumer().fetchMessageQueues(options.topic));
         } catch (MQClientException e) {
-            running = false;
-            c.shutdown();
-            throw options.unavailable("topic '" + options.topic + "' is not available on name server "
-                    + options.namesrv + ": " + e.getErrorMessage(), e);
+            if (!MissingTopic.is(e)) {
+                running = false;
+                c.shutdown();
+                throw options.unavailable("topic '" + options.topic + "' is not available on name server "
+                        + options.namesrv + ": " + e.getErrorMessage(), e);
+            }
+            // rsqldb's users start jobs before their topics exist: wait for it (the poller looks every second).
+            awaitingTopic = true;
+            LOG.info("job={} table={}: topic {} does not exist yet on name server {}; waiting for it to be created",
+                    options.job, options.table, options.topic, options.namesrv);
         }
         poller = new Thread(this::pollLoop, "rsql-rocketmq-poller-" + options.job.replace('/', '.') + "-"
                 + options.table);
@@ -133,6 +140,25 @@ final class RocketMqSource implements Source {
         poller.start();
         // Rebalance at once instead of on the client's 20 s timer.
         c.rebalanceNow();
+    }
+
+    private void logConsuming(Collection<MessageQueue> queues) {
+        LOG.info("job={} table={}: consuming topic {} ({} queues) as group {} from name server {}, tags '{}', "
+                        + "start when no committed offset: {}", options.job, options.table, options.topic,
+                queues.size(), group, options.namesrv, subscription, describeMode());
+    }
+
+    /** On the poller: once the awaited topic exists, reads its route and rebalances (instead of in 30 s). */
+    private void checkTopicCreated() throws InterruptedException {
+        try {
+            consumer.client().updateTopicRouteInfoFromNameServer(options.topic);
+            Collection<MessageQueue> queues = consumer.consumer().fetchMessageQueues(options.topic);
+            awaitingTopic = false;
+            logConsuming(queues);
+            consumer.rebalanceNow();
+        } catch (MQClientException e) {
+            Thread.sleep(TOPIC_CHECK_MILLIS);
+        }
     }
 
     /** The topic: queue offsets mean nothing in another one. */
@@ -261,6 +287,10 @@ final class RocketMqSource implements Source {
     private void pollLoop() {
         while (running) {
             try {
+                if (awaitingTopic) {
+                    checkTopicCreated();
+                    continue;
+                }
                 List<MessageExt> messages = consumer.consumer().poll(POLL_TIMEOUT_MS);
                 if (messages.isEmpty()) {
                     continue;
@@ -277,6 +307,9 @@ final class RocketMqSource implements Source {
                 }
             } catch (RuntimeException e) {
                 LOG.warn("job={} table={}: polling failed; retrying", options.job, options.table, e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
             }
         }
     }

@@ -184,6 +184,35 @@ class PrintConnectorTest {
                 () -> new PrintConnectorFactory().createSink(context(table("t", "print", cols, "target", "printer"))));
     }
 
+    @Test
+    void printFormatJsonPrintsOneObjectPerRow() throws Exception {
+        Column[] cols = {Column.physical("position", DataType.string()), Column.physical("nums", DataType.of(Kind.INT)),
+                Column.physical("ts", DataType.of(Kind.TIMESTAMP))};
+        Sink sink = new PrintConnectorFactory().createSink(context(table("t", "print", cols, "print.format", "json",
+                "print-identifier", "groupBy")));
+        SinkWriter w = sink.createWriter(writerContext());
+        PrintStream original = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            w.write(new Row(RowKind.INSERT, new Object[]{"shenzhen", 10, 1674874800000L}));
+            w.write(new Row(RowKind.UPDATE_BEFORE, new Object[]{"shenzhen", 10, null}));
+            w.write(new Row(RowKind.UPDATE_AFTER, new Object[]{"shen\"zhen", 6, null}));
+            w.flush();
+        } finally {
+            System.setOut(original);
+            w.close();
+            sink.close();
+        }
+        assertEquals(List.of("groupBy> {\"position\":\"shenzhen\",\"nums\":10,\"ts\":\"2023-01-28 03:00:00.000\"}",
+                        "groupBy> {\"position\":\"shenzhen\",\"nums\":10,\"ts\":null,\"op\":\"-U\"}",
+                        "groupBy> {\"position\":\"shen\\\"zhen\",\"nums\":6,\"ts\":null,\"op\":\"+U\"}"),
+                captured.toString(StandardCharsets.UTF_8).lines().collect(Collectors.toList()));
+        ConfigException e = assertThrows(ConfigException.class, () -> new PrintConnectorFactory()
+                .createSink(context(table("t", "print", cols, "print.format", "xml"))));
+        assertTrue(e.getMessage().contains("'print.format' must be row or json"), e.getMessage());
+    }
+
     static SinkWriterContext writerContext() {
         return new SinkWriterContext() {
             @Override

@@ -1,0 +1,110 @@
+package dev.rsql.cli;
+
+import com.alibaba.fastjson2.JSON;
+import com.alibaba.fastjson2.JSONArray;
+import dev.rsql.runtime.exec.JobInstance;
+import dev.rsql.runtime.exec.JobStatus;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The command line's usage surface: --help everywhere, documented exit codes, status as JSON, stop.sh's exit code. */
+class CliUsageTest {
+
+    @TempDir
+    Path home;
+
+    private record Run(int code, String out) {
+    }
+
+    private Run rsql(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream old = System.out;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        try {
+            CommandLine cli = new CommandLine(new RsqlCli());
+            cli.setOut(new java.io.PrintWriter(System.out, true));
+            String[] all = new String[args.length + 2];
+            all[0] = "--home";
+            all[1] = home.toString();
+            System.arraycopy(args, 0, all, 2, args.length);
+            int code = cli.execute(all);
+            return new Run(code, out.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(old);
+        }
+    }
+
+    @Test
+    void everySubcommandHasHelpWithItsExitCodes() {
+        for (String command : List.of("check", "explain", "run", "status", "jobs", "reset")) {
+            Run help = rsql(command, "--help");
+            assertEquals(0, help.code, command);
+            assertTrue(help.out.contains("Usage: rsql " + command), help.out);
+            assertTrue(help.out.contains("Exit codes:") && help.out.contains("  0 "), help.out);
+        }
+        Run top = rsql("--help");
+        assertTrue(top.out.contains("--help") && top.out.contains("check"), top.out);
+    }
+
+    @Test
+    void statusAsJsonCarriesTheStateOfEachJob() throws Exception {
+        long now = System.currentTimeMillis();
+        StatusFile.write(home.resolve("run").resolve("orders.status.json"), new JobStatus("orders", "host-1",
+                JobInstance.State.RUNNING, now, now, List.of(), null, 0, null), ProcessHandle.current().pid(), 60_000);
+        // A process that has ended while its status said RUNNING.
+        Process ended = new ProcessBuilder("true").start();
+        ended.waitFor(30, TimeUnit.SECONDS);
+        StatusFile.write(home.resolve("run").resolve("gone.status.json"), new JobStatus("gone", "host-1",
+                JobInstance.State.RUNNING, now, now, List.of(), null, 0, null), ended.pid(), 60_000);
+
+        Run json = rsql("status", "--json");
+        assertEquals(0, json.code);
+        // The last line: logback may report its own start-up on stdout before.
+        JSONArray jobs = JSON.parseArray(json.out.lines().reduce((a, b) -> b).orElseThrow());
+        assertEquals(2, jobs.size(), json.out);
+        assertEquals("gone", jobs.getJSONObject(0).getString("job"));
+        assertEquals("DEAD", jobs.getJSONObject(0).getString("state"));
+        assertEquals("orders", jobs.getJSONObject(1).getString("job"));
+        assertEquals("RUNNING", jobs.getJSONObject(1).getString("state"));
+
+        Run table = rsql("status");
+        String header = table.out.lines().findFirst().orElseThrow();
+        assertTrue(header.startsWith("JOB") && header.contains("STATE") && header.contains("RECORDS IN"), table.out);
+        assertTrue(table.out.lines().anyMatch(l -> l.startsWith("gone") && l.contains("DEAD")), table.out);
+    }
+
+    @Test
+    void stoppingAJobThatIsNotRunningFails() throws Exception {
+        Path bin = Files.createDirectories(home.resolve("bin"));
+        for (String script : List.of("stop.sh", "common.sh")) {
+            Files.copy(Path.of("..", "bin", script), bin.resolve(script));
+        }
+        Files.createDirectories(home.resolve("lib"));
+        Files.writeString(home.resolve("lib").resolve("engine.jar"), "");
+        assertEquals(1, stop("no_such_job"));
+        assertEquals(0, stop());
+    }
+
+    private int stop(String... jobs) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of("bash", "bin/stop.sh"));
+        command.addAll(List.of(jobs));
+        ProcessBuilder pb = new ProcessBuilder(command).directory(home.toFile()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("RSQL_HOME", home.toString());
+        Process p = pb.start();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        return p.exitValue();
+    }
+}
