@@ -59,6 +59,8 @@ final class KafkaOptions {
         this.instanceId = context.job().instanceId();
         this.options = context.options();
         this.upsert = upsert;
+        // every properties.* option goes to the client: none is without effect
+        options.withPrefix(PROPERTIES);
         String t = options.get(TOPIC);
         String p = options.get(TOPIC_PATTERN);
         if ((t == null || t.isBlank()) == (p == null || p.isBlank())) {
