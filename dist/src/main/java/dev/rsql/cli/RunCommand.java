@@ -23,6 +23,9 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Runs one job in this process until its bounded sources are drained, it fails for a cause a restart cannot cure (a
@@ -108,6 +111,15 @@ final class RunCommand implements Callable<Integer> {
         ProcessStop.haltOnJvmErrors(arg.jobName);
         Thread hook = new Thread(stop::onShutdown, "rsql-stop");
         Runtime.getRuntime().addShutdownHook(hook);
+        // a start may take long (dimension tables loading): status shows it meanwhile; the first write comes after
+        // the state directory's lock was taken, so a job refused for a conflict leaves the holder's status alone
+        ScheduledExecutorService startingStatus = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "rsql-status");
+            t.setDaemon(true);
+            return t;
+        });
+        startingStatus.scheduleWithFixedDelay(() -> writeStatus(job, statusFile, pid, stopTimeout.toMillis()),
+                STATUS_INTERVAL.toMillis(), STATUS_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
         try {
             job.start();
         } catch (StateConflictException | ConfigException e) {
@@ -122,6 +134,8 @@ final class RunCommand implements Callable<Integer> {
             System.err.println("ERROR  job " + arg.jobName + " cannot start: " + e.getMessage());
             LOG.error("job={} cannot start", arg.jobName, e);
             return 1;
+        } finally {
+            startingStatus.shutdownNow();
         }
         stop.awaitEnd(STATUS_INTERVAL);
         if (job.failure() != null) {

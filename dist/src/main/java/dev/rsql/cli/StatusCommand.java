@@ -100,9 +100,25 @@ final class StatusCommand implements Callable<Integer> {
                             function == null ? "" : "in function " + function + " ", stuck.getString("position"));
                 }
             }
+            printDimensionTables(s.getJSONArray("dimensionTables"));
             if (s.getString("error") != null) {
                 System.out.println("  error: " + s.getString("error"));
             }
+        }
+    }
+
+    /** One line per fully cached dimension table: the copy in use, and a load under way with its rows so far. */
+    private static void printDimensionTables(JSONArray dims) {
+        for (int i = 0; dims != null && i < dims.size(); i++) {
+            JSONObject d = dims.getJSONObject(i);
+            long loading = d.getLongValue("loadingRows");
+            String copy = d.getIntValue("loads") == 0 ? "not loaded yet"
+                    : String.format("%d rows, %d MB, loaded %s in %d ms (load %d)", d.getLongValue("rows"),
+                    d.getLongValue("bytes") >> 20, java.time.Instant.ofEpochMilli(d.getLongValue("loaded")),
+                    d.getLongValue("loadMillis"), d.getIntValue("loads"));
+            System.out.printf("  dimension table %s: %s%s%s%n", d.getString("table"), copy,
+                    loading >= 0 ? "; loading, " + loading + " rows so far" : "",
+                    d.getString("lastError") != null ? "; last reload failed: " + d.getString("lastError") : "");
         }
     }
 

@@ -5,6 +5,7 @@ import com.alibaba.fastjson2.JSONArray;
 import com.alibaba.fastjson2.JSONObject;
 import dev.rsql.runtime.exec.JobStatus;
 import dev.rsql.runtime.exec.TaskStatus;
+import dev.rsql.runtime.lookup.DimensionTableStatus;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -55,6 +56,20 @@ final class StatusFile {
             tasks.add(to);
         }
         o.put("tasks", tasks);
+        JSONArray dims = new JSONArray();
+        for (DimensionTableStatus d : status.dimensionTables) {
+            JSONObject dj = new JSONObject();
+            dj.put("table", d.table());
+            dj.put("rows", d.rows());
+            dj.put("bytes", d.bytes());
+            dj.put("loads", d.loads());
+            dj.put("loadingRows", d.loadingRows());
+            dj.put("loaded", d.loadedMillis());
+            dj.put("loadMillis", d.loadMillis());
+            dj.put("lastError", d.lastError());
+            dims.add(dj);
+        }
+        o.put("dimensionTables", dims);
         Files.createDirectories(file.getParent());
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         Files.writeString(tmp, o.toJSONString(), StandardCharsets.UTF_8);

@@ -62,12 +62,12 @@ class CliUsageTest {
     void statusAsJsonCarriesTheStateOfEachJob() throws Exception {
         long now = System.currentTimeMillis();
         StatusFile.write(home.resolve("run").resolve("orders.status.json"), new JobStatus("orders", "host-1",
-                JobInstance.State.RUNNING, now, now, List.of(), null, 0, null), ProcessHandle.current().pid(), 60_000);
+                JobInstance.State.RUNNING, now, now, List.of(), null, 0, null, List.of()), ProcessHandle.current().pid(), 60_000);
         // A process that has ended while its status said RUNNING.
         Process ended = new ProcessBuilder("true").start();
         ended.waitFor(30, TimeUnit.SECONDS);
         StatusFile.write(home.resolve("run").resolve("gone.status.json"), new JobStatus("gone", "host-1",
-                JobInstance.State.RUNNING, now, now, List.of(), null, 0, null), ended.pid(), 60_000);
+                JobInstance.State.RUNNING, now, now, List.of(), null, 0, null, List.of()), ended.pid(), 60_000);
 
         Run json = rsql("status", "--json");
         assertEquals(0, json.code);

@@ -2,6 +2,7 @@ package dev.rsql.cli;
 
 import dev.rsql.runtime.exec.JobInstance;
 import dev.rsql.runtime.exec.JobStatus;
+import dev.rsql.runtime.lookup.DimensionTableStatus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -34,9 +35,25 @@ class StatusCommandTest {
     }
 
     private void write(String job, JobInstance.State state, int restarts, String cause) throws Exception {
+        write(job, state, restarts, cause, List.of());
+    }
+
+    private void write(String job, JobInstance.State state, int restarts, String cause,
+                       List<DimensionTableStatus> dimensionTables) throws Exception {
         long now = System.currentTimeMillis();
         StatusFile.write(home.resolve("run").resolve(job + ".status.json"), new JobStatus(job, "host-1", state,
-                now, now, List.of(), null, restarts, cause), ProcessHandle.current().pid(), 60_000);
+                now, now, List.of(), null, restarts, cause, dimensionTables), ProcessHandle.current().pid(), 60_000);
+    }
+
+    @Test
+    void dimensionTablesShowTheirCopyAndTheLoadUnderWay() throws Exception {
+        write("enrich", JobInstance.State.RUNNING, 0, null, List.of(
+                new DimensionTableStatus("users", 0, 0, 0, 120_000, 0, 0, null),
+                new DimensionTableStatus("cities", 500, 3 << 20, 2, 200, 1_700_000_000_000L, 35, "java.io.IOException: gone")));
+        String out = status();
+        assertTrue(out.contains("dimension table users: not loaded yet; loading, 120000 rows so far"), out);
+        assertTrue(out.contains("dimension table cities: 500 rows, 3 MB, loaded 2023-11-14T22:13:20Z in 35 ms (load 2);"
+                + " loading, 200 rows so far; last reload failed: java.io.IOException: gone"), out);
     }
 
     @Test

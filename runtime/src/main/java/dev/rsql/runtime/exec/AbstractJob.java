@@ -8,6 +8,7 @@ import dev.rsql.runtime.connector.SinkTransactions;
 import dev.rsql.runtime.connector.SinkWriter;
 import dev.rsql.runtime.connector.SinkWriterContext;
 import dev.rsql.runtime.graph.JobGraph;
+import dev.rsql.runtime.lookup.DimensionTables;
 import dev.rsql.runtime.table.TableDescriptor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,7 +57,7 @@ abstract class AbstractJob implements Job {
     protected final Map<String, Sink> sinks = new LinkedHashMap<>();           // by sink node id
     protected final Map<String, Task> tasks = new ConcurrentHashMap<>();
     private final Map<String, Sink> sideSinks = new ConcurrentHashMap<>();     // by table name
-    protected final dev.rsql.runtime.lookup.DimensionTables dimensionTables;
+    protected final DimensionTables dimensionTables;
     private final List<Task> endedTasks = new ArrayList<>();
     private final AtomicInteger taskIndex = new AtomicInteger();
     private final CompletableFuture<JobInstance.State> termination = new CompletableFuture<>();
@@ -119,7 +120,7 @@ abstract class AbstractJob implements Job {
         this.timers = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, prefix + "-timer"));
         this.stopTimeout = EngineContext.stopTimeout(config);
         this.watchdog = new TaskWatchdog(graph.name(), EngineContext.stuckTimeout(config), tasks::values);
-        this.dimensionTables = new dev.rsql.runtime.lookup.DimensionTables(graph.name(), table -> engine.connectors()
+        this.dimensionTables = new DimensionTables(graph.name(), table -> engine.connectors()
                 .get(table.connector()).createLookupSource(new DefaultConnectorContext(table, jobInfo,
                         engine.formats())));
     }
@@ -189,7 +190,7 @@ abstract class AbstractJob implements Job {
         }
 
         @Override
-        public dev.rsql.runtime.lookup.DimensionTables dimensionTables() {
+        public DimensionTables dimensionTables() {
             return dimensionTables;
         }
 
@@ -201,7 +202,7 @@ abstract class AbstractJob implements Job {
 
     /** A task ended: it leaves the running tasks; {@link #onTaskEnded} lets the job react. */
     final void taskEnded(Task task) {
-        synchronized (this) {
+        synchronized (endedTasks) {
             if (tasks.remove(task.id(), task)) {
                 endedTasks.add(task);
                 if (endedTasks.size() > ENDED_TASKS_SHOWN) {
@@ -352,12 +353,13 @@ abstract class AbstractJob implements Job {
     @Override
     public JobStatus status() {
         List<TaskStatus> all = new ArrayList<>();
-        synchronized (this) {
+        // not the job's lock: status is read while start() holds it (loading dimension tables)
+        synchronized (endedTasks) {
             endedTasks.forEach(t -> all.add(t.status()));
         }
         tasks.values().forEach(t -> all.add(t.status()));
         Throwable f = failure;
         return new JobStatus(graph.name(), jobInfo.instanceId(), state, startedMillis, System.currentTimeMillis(), all,
-                f == null ? null : f.getMessage());
+                f == null ? null : f.getMessage(), 0, null, dimensionTables.status());
     }
 }

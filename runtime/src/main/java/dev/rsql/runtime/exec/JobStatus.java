@@ -1,5 +1,7 @@
 package dev.rsql.runtime.exec;
 
+import dev.rsql.runtime.lookup.DimensionTableStatus;
+
 import java.util.List;
 
 /** What {@code status} shows for one running job instance. */
@@ -16,14 +18,17 @@ public final class JobStatus {
     public final int restarts;
     /** Why the job last restarted, or null. */
     public final String restartCause;
+    /** The job's fully cached dimension tables, loaded or loading. */
+    public final List<DimensionTableStatus> dimensionTables;
 
     public JobStatus(String job, String instance, JobInstance.State state, long startedMillis, long updatedMillis,
                      List<TaskStatus> tasks, String error) {
-        this(job, instance, state, startedMillis, updatedMillis, tasks, error, 0, null);
+        this(job, instance, state, startedMillis, updatedMillis, tasks, error, 0, null, List.of());
     }
 
     public JobStatus(String job, String instance, JobInstance.State state, long startedMillis, long updatedMillis,
-                     List<TaskStatus> tasks, String error, int restarts, String restartCause) {
+                     List<TaskStatus> tasks, String error, int restarts, String restartCause,
+                     List<DimensionTableStatus> dimensionTables) {
         this.job = job;
         this.instance = instance;
         this.state = state;
@@ -33,6 +38,7 @@ public final class JobStatus {
         this.error = error;
         this.restarts = restarts;
         this.restartCause = restartCause;
+        this.dimensionTables = List.copyOf(dimensionTables);
     }
 
     public long recordsIn() {

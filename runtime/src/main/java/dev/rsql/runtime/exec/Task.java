@@ -6,6 +6,8 @@ import dev.rsql.runtime.connector.SinkWriterContext;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.exec.exchange.StageOutput;
 import dev.rsql.runtime.graph.FunctionException;
+import dev.rsql.runtime.graph.LookupJoinNode;
+import dev.rsql.runtime.lookup.LookupTable;
 import dev.rsql.runtime.operator.Operator;
 import dev.rsql.runtime.operator.OperatorContext;
 import dev.rsql.runtime.operator.Output;
@@ -570,7 +572,7 @@ public abstract class Task {
         }
 
         @Override
-        public dev.rsql.runtime.lookup.LookupTable lookupTable(dev.rsql.runtime.graph.LookupJoinNode node)
+        public LookupTable lookupTable(LookupJoinNode node)
                 throws Exception {
             return services.dimensionTables().open(node);
         }

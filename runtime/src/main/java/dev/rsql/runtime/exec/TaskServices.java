@@ -3,6 +3,7 @@ package dev.rsql.runtime.exec;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.connector.SinkWriter;
 import dev.rsql.runtime.connector.SinkWriterContext;
+import dev.rsql.runtime.lookup.DimensionTables;
 import dev.rsql.runtime.state.KeyedStateBackend;
 import dev.rsql.runtime.table.TableDescriptor;
 
@@ -34,7 +35,7 @@ interface TaskServices {
     SinkWriter sideOutput(TableDescriptor table, SinkWriterContext context) throws Exception;
 
     /** The job's dimension tables in this process (lookup joins). */
-    dev.rsql.runtime.lookup.DimensionTables dimensionTables();
+    DimensionTables dimensionTables();
 
     void taskFinished(Task task);
 

@@ -10,9 +10,11 @@ import dev.rsql.runtime.table.TableDescriptor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
 /**
@@ -33,6 +35,8 @@ public final class DimensionTables implements AutoCloseable {
     private final String job;
     private final Function<TableDescriptor, LookupSource> connectors;
     private final Map<String, Opened> opened = new LinkedHashMap<>();
+    /** The full caches, also while they load: {@link #status} reads them without the lock a load holds. */
+    private final List<FullCache> fullCaches = new CopyOnWriteArrayList<>();
 
     public DimensionTables(String job, Function<TableDescriptor, LookupSource> connectors) {
         this.job = job;
@@ -99,20 +103,32 @@ public final class DimensionTables implements AutoCloseable {
             return o;
         }
         LookupSource source = connectors.apply(node.table());
+        FullCache full = null;
         try {
             LookupOptions options = LookupOptions.of(node.table().options(), source.defaultCacheMode());
             LookupCacheMode mode = source.supportsPointLookup() ? options.mode() : LookupCacheMode.FULL;
-            FullCache full = mode == LookupCacheMode.FULL
-                    ? new FullCache(job, node.table(), source, options, List.of(node.lookupColumns())) : null;
+            if (mode == LookupCacheMode.FULL) {
+                full = new FullCache(job, node.table(), source, options, List.of(node.lookupColumns()));
+                fullCaches.add(full);
+                full.start();
+            }
             LOG.info("job={} dimension table {}: {} cache over {}", job, node.table().name(),
                     mode.name().toLowerCase(), source.description());
             o = new Opened(source, options, full, new java.util.concurrent.atomic.AtomicReference<>());
         } catch (Exception | Error e) {
+            fullCaches.remove(full);
             source.close();
             throw e;
         }
         opened.put(key, o);
         return o;
+    }
+
+    /** The fully cached tables, loaded or loading. */
+    public List<DimensionTableStatus> status() {
+        List<DimensionTableStatus> all = new ArrayList<>();
+        fullCaches.forEach(c -> all.add(c.status()));
+        return all;
     }
 
     @Override
@@ -132,5 +148,6 @@ public final class DimensionTables implements AutoCloseable {
             }
         }
         opened.clear();
+        fullCaches.clear();
     }
 }

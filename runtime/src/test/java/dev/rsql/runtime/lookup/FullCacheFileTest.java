@@ -40,8 +40,10 @@ class FullCacheFileTest {
     }
 
     private FullCache cache(TableDescriptor t) throws Exception {
-        return new FullCache("j", t, source(t), LookupOptions.of(t.options(), LookupCacheMode.NONE),
+        FullCache cache = new FullCache("j", t, source(t), LookupOptions.of(t.options(), LookupCacheMode.NONE),
                 List.of(new int[]{0}));
+        cache.start();
+        return cache;
     }
 
     private LookupSource source(TableDescriptor t) {
@@ -91,6 +93,11 @@ class FullCacheFileTest {
         Path f = Files.writeString(dir.resolve("d.csv"), csv);
         try (FullCache cache = cache(table(f, Map.of("format", "csv", "lookup.full-cache.load-threads", "4")))) {
             assertEquals(n, cache.table().size());
+            DimensionTableStatus status = cache.status();
+            assertEquals(n, status.rows());
+            assertEquals(1, status.loads());
+            assertEquals(-1, status.loadingRows(), "no load under way");
+            assertTrue(status.bytes() > 0 && status.loadedMillis() > 0, status.toString());
             for (int i = 0; i < n; i += 7) {
                 assertEquals("name-" + i + "-".repeat(i % 17), name(cache, i));
             }
@@ -113,6 +120,9 @@ class FullCacheFileTest {
             Files.writeString(f, "not json\n");
             cache.reload();
             assertEquals("c", name(cache, 3), "a failed reload keeps the previous copy");
+            assertEquals(2, cache.status().loads());
+            assertEquals(3, cache.status().rows());
+            assertTrue(cache.status().lastError() != null, "status tells why the reload failed");
         }
         try (FullCache cache = cache(table(f = Files.writeString(dir.resolve("e.jsonl"), "{\"id\":1,\"name\":\"a\"}\n"),
                 Map.of("lookup.full-cache.periodic-reload.interval", "20 ms")))) {

@@ -251,6 +251,7 @@ public final class RestartingJob implements Job {
         boolean waiting = shown == State.RESTARTING;
         Throwable f = failure;
         return new JobStatus(s.job, s.instance, shown, startedMillis, s.updatedMillis,
-                waiting ? List.of() : s.tasks, waiting ? null : f != null ? f.getMessage() : s.error, n, cause);
+                waiting ? List.of() : s.tasks, waiting ? null : f != null ? f.getMessage() : s.error, n, cause,
+                s.dimensionTables);
     }
 }
