@@ -16,7 +16,10 @@ import java.util.concurrent.Callable;
 
 /** Parses (and by default validates and plans) scripts without running them. */
 @Command(name = "check", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:every script is valid", "1:a script is invalid (each is listed with its error)", "2:wrong usage (unknown option, missing argument)"},
+        exitCodeList = {
+                "0:every script is valid",
+                "1:a script is invalid (each is listed with its error)",
+                "2:wrong usage (unknown option, missing argument)"},
         description = "Check scripts: parse them, and unless --parse-only also validate and plan them.")
 final class CheckCommand implements Callable<Integer> {
 

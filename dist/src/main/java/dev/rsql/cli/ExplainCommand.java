@@ -16,7 +16,10 @@ import java.util.concurrent.Callable;
  * mode ({@code [I]} insert-only, {@code [I,UA,D]} upserts, {@code [I,UB,UA,D]} retractions) and upsert keys.
  */
 @Command(name = "explain", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:the plan was printed", "1:the script is invalid", "2:wrong usage (unknown option, missing argument)"},
+        exitCodeList = {
+                "0:the plan was printed",
+                "1:the script is invalid",
+                "2:wrong usage (unknown option, missing argument)"},
         description = "Print the operator graph of a script.")
 final class ExplainCommand implements Callable<Integer> {
 

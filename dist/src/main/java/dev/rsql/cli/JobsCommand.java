@@ -7,7 +7,9 @@ import java.util.concurrent.Callable;
 
 /** Lists the jobs under jobs/, one name per line (used by bin/start.sh). */
 @Command(name = "jobs", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:jobs listed", "2:wrong usage (unknown option, missing argument)"},
+        exitCodeList = {
+                "0:jobs listed",
+                "2:wrong usage (unknown option, missing argument)"},
         description = "List the jobs under jobs/.")
 final class JobsCommand implements Callable<Integer> {
 

@@ -22,7 +22,10 @@ import java.util.concurrent.Callable;
  * running (its state directory is locked) is left alone.
  */
 @Command(name = "reset", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:every job was reset", "1:a job is running (its state is locked) and was left alone", "2:wrong usage (unknown option, missing argument)"},
+        exitCodeList = {
+                "0:every job was reset",
+                "1:a job is running (its state is locked) and was left alone",
+                "2:wrong usage (unknown option, missing argument)"},
         description = "Delete a stopped job's local state and checkpoints: its next run starts from"
         + " scratch (empty state, sources from their startup mode).")
 final class ResetCommand implements Callable<Integer> {

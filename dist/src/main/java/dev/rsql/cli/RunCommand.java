@@ -34,7 +34,10 @@ import java.util.concurrent.TimeUnit;
  * {@code stop.timeout}, or the process halts (see {@link ProcessStop}).
  */
 @Command(name = "run", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:the job finished (bounded sources) or was stopped", "1:the job failed, could not start, or its process halted after a stop overran", "2:the script is invalid, the job cannot run this way, or wrong usage"},
+        exitCodeList = {
+                "0:the job finished (bounded sources) or was stopped",
+                "1:the job failed, could not start, or its process halted after a stop overran",
+                "2:the script is invalid, the job cannot run this way, or wrong usage"},
         description = "Run a job in the foreground until it finishes or is stopped.")
 final class RunCommand implements Callable<Integer> {
 

@@ -18,7 +18,9 @@ import java.util.stream.Stream;
 
 /** Shows the jobs started from this installation: state, process, tasks, assigned shards, records in and out. */
 @Command(name = "status", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:status shown (also when no job has run)", "2:wrong usage (unknown option, missing argument)"},
+        exitCodeList = {
+                "0:status shown (also when no job has run)",
+                "2:wrong usage (unknown option, missing argument)"},
         description = "Show jobs, their tasks, assigned queues and records in/out.")
 final class StatusCommand implements Callable<Integer> {
 

@@ -3,6 +3,7 @@ package dev.rsql.runtime.connector.print;
 import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.connector.ConnectorContext;
 import dev.rsql.runtime.connector.ConnectorFactory;
+import dev.rsql.runtime.connector.LocalTimeZone;
 import dev.rsql.runtime.connector.Sink;
 import dev.rsql.runtime.connector.SinkWriter;
 import dev.rsql.runtime.connector.SinkWriterContext;
@@ -16,6 +17,8 @@ import org.slf4j.LoggerFactory;
 
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -89,6 +92,7 @@ public final class PrintConnectorFactory implements ConnectorFactory {
         RowType rowType = context.table().schema().rowType();
         DataType[] types = rowType.types().toArray(new DataType[0]);
         boolean json = json(context);
+        ZoneId zone = LocalTimeZone.of(context.job());
         if (json) {
             context.createEncoder("json", rowType); // its options are checked now, not on the first row
         }
@@ -101,7 +105,7 @@ public final class PrintConnectorFactory implements ConnectorFactory {
                     RowEncoder encoder = context.createEncoder("json", rowType);
                     renderer = (sb, row) -> sb.append(new String(encoder.encode(row), StandardCharsets.UTF_8));
                 } else {
-                    renderer = (sb, row) -> render(sb, row, types);
+                    renderer = (sb, row) -> render(sb, row, types, zone);
                 }
                 return new PrintWriter(chosen, prefix, renderer);
             }
@@ -131,15 +135,21 @@ public final class PrintConnectorFactory implements ConnectorFactory {
         void append(StringBuilder sb, Row row);
     }
 
-    /** Renders a row as {@code +I[v1, v2, ...]}. */
-    static void render(StringBuilder sb, Row row, DataType[] types) {
+    /** Renders a row as {@code +I[v1, v2, ...]}; a TIMESTAMP_LTZ as the wall-clock time in {@code zone}. */
+    static void render(StringBuilder sb, Row row, DataType[] types, ZoneId zone) {
         sb.append(row.kind().shortString()).append('[');
         Object[] f = row.fields();
         for (int i = 0; i < f.length; i++) {
             if (i > 0) {
                 sb.append(", ");
             }
-            ValueText.appendSql(sb, i < types.length ? types[i] : DataType.string(), f[i]);
+            DataType type = i < types.length ? types[i] : DataType.string();
+            if (type.kind() == DataType.Kind.TIMESTAMP_LTZ && f[i] instanceof Long millis) {
+                long local = millis + zone.getRules().getOffset(Instant.ofEpochMilli(millis)).getTotalSeconds() * 1000L;
+                ValueText.appendSql(sb, DataType.of(DataType.Kind.TIMESTAMP), local);
+            } else {
+                ValueText.appendSql(sb, type, f[i]);
+            }
         }
         sb.append(']');
     }

@@ -1,6 +1,7 @@
 package dev.rsql.runtime.connector.rocketmq;
 
 import dev.rsql.runtime.connector.ConnectorContext;
+import dev.rsql.runtime.connector.LocalTimeZone;
 import dev.rsql.runtime.connector.ShardListener;
 import dev.rsql.runtime.connector.Source;
 import dev.rsql.runtime.format.RowDecoder;
@@ -68,7 +69,7 @@ final class RocketMqSource implements Source {
         this.subscription = options.subscription();
         this.mode = options.startupMode();
         this.groupOffsetsAsked = mode == RocketMqOptions.StartupMode.GROUP_OFFSETS && options.startupModeSet();
-        this.zone = zone(context);
+        this.zone = LocalTimeZone.of(context.job());
         // Validate everything that can be validated before any connection is made.
         if (mode == RocketMqOptions.StartupMode.TIMESTAMP) {
             options.startupTimestamp(zone);
@@ -80,18 +81,6 @@ final class RocketMqSource implements Source {
         options.queueBufferBytes();
         newDecoder();
         metadataReaders();
-    }
-
-    private static ZoneId zone(ConnectorContext context) {
-        String z = context.job().config().get("table.local-time-zone", "timezone", "time-zone");
-        if (z == null || z.isBlank() || z.equalsIgnoreCase("default")) {
-            return ZoneId.systemDefault();
-        }
-        try {
-            return ZoneId.of(z.trim());
-        } catch (RuntimeException e) {
-            return ZoneId.systemDefault();
-        }
     }
 
     @Override

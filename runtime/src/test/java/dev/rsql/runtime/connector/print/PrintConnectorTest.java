@@ -213,6 +213,50 @@ class PrintConnectorTest {
         assertTrue(e.getMessage().contains("'print.format' must be row or json"), e.getMessage());
     }
 
+    /** TIMESTAMP_LTZ is shown in the job's table.local-time-zone; TIMESTAMP as it is. */
+    @Test
+    void timestampLtzIsPrintedInTheLocalTimeZone() throws Exception {
+        Column[] cols = {Column.physical("ltz", DataType.of(Kind.TIMESTAMP_LTZ)),
+                Column.physical("ts", DataType.of(Kind.TIMESTAMP))};
+        dev.rsql.runtime.connector.JobInfo job = new dev.rsql.runtime.connector.JobInfo() {
+            public String name() {
+                return "tz";
+            }
+
+            public String instanceId() {
+                return "i";
+            }
+
+            public Options config() {
+                return new Options(Map.of("table.local-time-zone", "Asia/Shanghai"));
+            }
+
+            public Path dataDir() {
+                return tmp;
+            }
+
+            public ClassLoader classLoader() {
+                return getClass().getClassLoader();
+            }
+        };
+        Sink sink = new PrintConnectorFactory().createSink(new DefaultConnectorContext(table("t", "print", cols), job,
+                new FormatRegistry(ConnectorContext.class.getClassLoader())));
+        SinkWriter w = sink.createWriter(writerContext());
+        PrintStream original = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            w.write(new Row(RowKind.INSERT, new Object[]{1674874800000L, 1674874800000L}));
+            w.flush();
+        } finally {
+            System.setOut(original);
+            w.close();
+            sink.close();
+        }
+        assertEquals(List.of("+I[2023-01-28 11:00:00.000, 2023-01-28 03:00:00.000]"),
+                captured.toString(StandardCharsets.UTF_8).lines().collect(Collectors.toList()));
+    }
+
     static SinkWriterContext writerContext() {
         return new SinkWriterContext() {
             @Override

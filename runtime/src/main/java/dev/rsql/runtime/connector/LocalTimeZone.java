@@ -1,0 +1,25 @@
+package dev.rsql.runtime.connector;
+
+import java.time.ZoneId;
+
+/**
+ * The job's local time zone, Flink's {@code table.local-time-zone} (from SET or the engine's settings): how
+ * TIMESTAMP_LTZ values are shown and wall-clock option values are read. Default, unknown or no job: the system's.
+ */
+public final class LocalTimeZone {
+
+    private LocalTimeZone() {
+    }
+
+    public static ZoneId of(JobInfo job) {
+        String z = job == null ? null : job.config().get("table.local-time-zone", "timezone", "time-zone");
+        if (z == null || z.isBlank() || z.trim().equalsIgnoreCase("default")) {
+            return ZoneId.systemDefault();
+        }
+        try {
+            return ZoneId.of(z.trim(), ZoneId.SHORT_IDS);
+        } catch (RuntimeException e) {
+            return ZoneId.systemDefault();
+        }
+    }
+}
