@@ -12,7 +12,7 @@ import java.util.function.Supplier;
  * then. The output watermark is held back by the larger bound, so that padded rows are not late downstream and the
  * output's time fields stay valid rowtimes. Its input must be partitioned by the key fields.
  */
-public final class IntervalJoinNode extends TaggedJoinNode {
+public final class IntervalJoinNode extends TimeBoundedJoinNode {
 
     private final boolean eventTime;
     private final int leftTimeField;

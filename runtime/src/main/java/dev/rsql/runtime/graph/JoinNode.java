@@ -2,19 +2,16 @@ package dev.rsql.runtime.graph;
 
 import dev.rsql.runtime.types.RowType;
 
-import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * A regular join of two streams on equal keys. Both sides arrive through one exchange as tagged rows, so that every
- * row of one join key reaches the same task: {@code [side (0 left, 1 right), key fields..., left fields..., right
- * fields...]}, the other side's fields NULL. Each side's rows are kept per key in state; a row is joined with the
+ * A regular join of two streams on equal keys, over tagged rows ({@link TaggedJoinNode}): a row is joined with the
  * other side's rows of its key that satisfy the residual condition. Output: left fields then right fields, as inserts
  * and deletes (a retracted input row deletes its joined rows); an outer side's row without a match is emitted padded
  * with NULLs, and that padded row is deleted when a match arrives.
  */
-public final class JoinNode extends GraphNode {
+public final class JoinNode extends TaggedJoinNode {
 
     /** Which rows without a match are kept. */
     public enum Type {
@@ -38,11 +35,6 @@ public final class JoinNode extends GraphNode {
     }
 
     private final Type type;
-    private final int keyCount;
-    private final RowType leftType;
-    private final RowType rightType;
-    private final Supplier<? extends CalcFunction> condition;
-    private final String description;
     private final long stateTtlMillis;
 
     /**
@@ -53,45 +45,14 @@ public final class JoinNode extends GraphNode {
     public JoinNode(String id, GraphNode input, Type type, int keyCount, RowType leftType, RowType rightType,
                     RowType outputType, Supplier<? extends CalcFunction> condition, String description,
                     long stateTtlMillis) {
-        super(id, List.of(input), outputType);
-        if (input.outputType().size() != 1 + keyCount + leftType.size() + rightType.size()
-                || outputType.size() != leftType.size() + rightType.size()) {
-            throw new IllegalArgumentException("join " + id + ": tagged input or output has the wrong number of "
-                    + "fields");
-        }
+        super(id, input, keyCount, leftType, rightType, checkedJoinedType(id, leftType, rightType, outputType),
+                condition, description);
         this.type = Objects.requireNonNull(type);
-        this.keyCount = keyCount;
-        this.leftType = leftType;
-        this.rightType = rightType;
-        this.condition = condition;
-        this.description = description;
         this.stateTtlMillis = stateTtlMillis;
-    }
-
-    public GraphNode input() {
-        return inputs().get(0);
     }
 
     public Type type() {
         return type;
-    }
-
-    /** Number of key fields, at positions 1.. of the tagged input. */
-    public int keyCount() {
-        return keyCount;
-    }
-
-    public RowType leftType() {
-        return leftType;
-    }
-
-    public RowType rightType() {
-        return rightType;
-    }
-
-    /** A new residual condition for a task, or null when there is none. */
-    public CalcFunction newCondition() {
-        return condition == null ? null : condition.get();
     }
 
     public long stateTtlMillis() {
@@ -111,6 +72,6 @@ public final class JoinNode extends GraphNode {
 
     @Override
     public String describe() {
-        return description + (stateTtlMillis > 0 ? " state-ttl=" + stateTtlMillis + "ms" : "");
+        return super.describe() + (stateTtlMillis > 0 ? " state-ttl=" + stateTtlMillis + "ms" : "");
     }
 }

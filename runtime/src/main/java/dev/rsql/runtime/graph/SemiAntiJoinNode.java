@@ -2,8 +2,6 @@ package dev.rsql.runtime.graph;
 
 import dev.rsql.runtime.types.RowType;
 
-import java.util.List;
-import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -13,14 +11,9 @@ import java.util.function.Supplier;
  * right fields...]}. Output: the left fields, as inserts and deletes: a left row is inserted when it becomes visible
  * (semi: its first match arrives; anti: its last match goes) and deleted when it stops being visible.
  */
-public final class SemiAntiJoinNode extends GraphNode {
+public final class SemiAntiJoinNode extends TaggedJoinNode {
 
     private final boolean anti;
-    private final int keyCount;
-    private final RowType leftType;
-    private final RowType rightType;
-    private final Supplier<? extends CalcFunction> condition;
-    private final String description;
     private final long stateTtlMillis;
 
     /**
@@ -32,44 +25,13 @@ public final class SemiAntiJoinNode extends GraphNode {
     public SemiAntiJoinNode(String id, GraphNode input, boolean anti, int keyCount, RowType leftType,
                             RowType rightType, Supplier<? extends CalcFunction> condition, String description,
                             long stateTtlMillis) {
-        super(id, List.of(input), leftType);
-        if (input.outputType().size() != 1 + keyCount + leftType.size() + rightType.size()) {
-            throw new IllegalArgumentException("semi/anti join " + id + ": tagged input has the wrong number of "
-                    + "fields");
-        }
+        super(id, input, keyCount, leftType, rightType, leftType, condition, description);
         this.anti = anti;
-        this.keyCount = keyCount;
-        this.leftType = Objects.requireNonNull(leftType);
-        this.rightType = Objects.requireNonNull(rightType);
-        this.condition = condition;
-        this.description = description;
         this.stateTtlMillis = stateTtlMillis;
-    }
-
-    public GraphNode input() {
-        return inputs().get(0);
     }
 
     public boolean anti() {
         return anti;
-    }
-
-    /** Number of key fields, at positions 1.. of the tagged input. */
-    public int keyCount() {
-        return keyCount;
-    }
-
-    public RowType leftType() {
-        return leftType;
-    }
-
-    public RowType rightType() {
-        return rightType;
-    }
-
-    /** A new residual condition for a task, or null when there is none. */
-    public CalcFunction newCondition() {
-        return condition == null ? null : condition.get();
     }
 
     public long stateTtlMillis() {
@@ -83,17 +45,12 @@ public final class SemiAntiJoinNode extends GraphNode {
     }
 
     @Override
-    public boolean keepsState() {
-        return true;
-    }
-
-    @Override
     public String kind() {
         return anti ? "AntiJoin" : "SemiJoin";
     }
 
     @Override
     public String describe() {
-        return description + (stateTtlMillis > 0 ? " state-ttl=" + stateTtlMillis + "ms" : "");
+        return super.describe() + (stateTtlMillis > 0 ? " state-ttl=" + stateTtlMillis + "ms" : "");
     }
 }

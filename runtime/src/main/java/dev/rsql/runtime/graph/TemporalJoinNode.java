@@ -11,7 +11,7 @@ import java.util.function.Supplier;
  * than the one valid at the watermark are dropped. Its input must be partitioned by the key fields (the versioned
  * table's primary key).
  */
-public final class TemporalJoinNode extends TaggedJoinNode {
+public final class TemporalJoinNode extends TimeBoundedJoinNode {
 
     private final int leftTimeField;
     private final int rightTimeField;

@@ -32,6 +32,11 @@ public final class UpsertMaterializeNode extends GraphNode {
     }
 
     @Override
+    public boolean keepsState() {
+        return true;
+    }
+
+    @Override
     public String kind() {
         return "UpsertMaterialize";
     }

@@ -10,7 +10,7 @@ import java.util.function.Supplier;
  * are joined (padded with NULLs for outer sides), emitted, and dropped. Rows whose window has already been joined
  * are late and dropped. Event time only. Its input must be partitioned by the key fields.
  */
-public final class WindowJoinNode extends TaggedJoinNode {
+public final class WindowJoinNode extends TimeBoundedJoinNode {
 
     private final int leftWindowEndField;
     private final int rightWindowEndField;
