@@ -4,6 +4,7 @@ import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.data.RowKind;
 import dev.rsql.runtime.graph.CalcFunction;
 import dev.rsql.runtime.graph.JoinNode;
+import dev.rsql.runtime.operator.KeyTtl;
 import dev.rsql.runtime.operator.Operator;
 import dev.rsql.runtime.operator.OperatorContext;
 import dev.rsql.runtime.operator.Output;

@@ -3,14 +3,12 @@ package dev.rsql.runtime.operator.rank;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.data.RowKind;
 import dev.rsql.runtime.graph.RankNode;
+import dev.rsql.runtime.operator.KeyTtl;
 import dev.rsql.runtime.operator.Operator;
 import dev.rsql.runtime.operator.OperatorContext;
 import dev.rsql.runtime.operator.Output;
-import dev.rsql.runtime.state.KeyedValueState;
 import dev.rsql.runtime.state.Namespaces;
 import dev.rsql.runtime.state.RowSerializer;
-import dev.rsql.runtime.state.TimerService;
-import dev.rsql.runtime.types.DataType;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,31 +28,22 @@ public final class RankOperator implements Operator {
     private final Output output;
     private final int[] partitionFields;
     private final RowSerializer keySerializer;
-    private final long ttl;
+    private final KeyTtl ttl;
     private SortedRows rows;
-    private KeyedValueState<Object[]> touched;
-    private TimerService timers;
-    private OperatorContext context;
 
     public RankOperator(RankNode node, Output output) {
         this.node = node;
         this.output = output;
         this.partitionFields = node.partitionFields();
         this.keySerializer = RowSerializer.forKeys(node.input().outputType(), partitionFields);
-        this.ttl = node.stateTtlMillis();
+        this.ttl = new KeyTtl(node.stateTtlMillis());
     }
 
     @Override
     public void open(OperatorContext context) {
-        this.context = context;
-        DataType bigint = DataType.of(DataType.Kind.BIGINT).notNull();
         rows = new SortedRows(context.stateBackend(), node.id(), node.input().outputType(), node.order(),
                 node.function(), node.rankStart(), node.rankEnd());
-        touched = context.stateBackend().valueState(node.id(), "touched", new RowSerializer(List.of(bigint)));
-        timers = context.stateBackend().timerService(node.id());
-        if (ttl > 0) {
-            requestNextTimer();
-        }
+        ttl.open(context, node.id());
     }
 
     @Override
@@ -66,12 +55,7 @@ public final class RankOperator implements Operator {
         }
         byte[] key = keySerializer.serialize(partition);
         long now = System.currentTimeMillis();
-        if (ttl > 0) {
-            Object[] last = touched.get(key, Namespaces.EMPTY);
-            if (last != null && (Long) last[0] + ttl <= now) {
-                forget(key);  // expired, though its timer has not fired yet
-            }
-        }
+        ttl.expireIfIdle(key, now, this::forget);
         byte[] sort = rows.groupAndSortKey(Namespaces.EMPTY, in);
         SortedRows.Top before = rows.top(key, Namespaces.EMPTY, false);
         boolean outside = before.after(sort);
@@ -81,7 +65,7 @@ public final class RankOperator implements Operator {
         if (!rows.change(key, sort, in, row.kind().isAccumulate() ? 1 : -1)) {
             return;  // taking back a row that is not there (expired): nothing to do
         }
-        touch(key, now);
+        ttl.touch(key, now);
         if (outside) {
             return;  // the range's rows are unchanged
         }
@@ -151,21 +135,8 @@ public final class RankOperator implements Operator {
         return SortedRows.withRank(row, rank, node.outputRankNumber());
     }
 
-    private void touch(byte[] key, long now) {
-        if (ttl <= 0) {
-            return;
-        }
-        touched.put(key, Namespaces.EMPTY, new Object[] {now});
-        // Timers are coalesced to a tenth of the TTL, so a busy partition holds few of them.
-        long bucket = Math.max(1, ttl / 10);
-        long at = (now + ttl + bucket - 1) / bucket * bucket;
-        timers.registerProcessingTimeTimer(at, key, Namespaces.EMPTY);
-        context.requestProcessingTime(at);
-    }
-
     private void forget(byte[] key) {
         rows.clear(key, Namespaces.EMPTY);
-        touched.remove(key, Namespaces.EMPTY);
     }
 
     @Override
@@ -175,22 +146,6 @@ public final class RankOperator implements Operator {
 
     @Override
     public void onProcessingTime(long now) throws Exception {
-        if (ttl <= 0) {
-            return;
-        }
-        timers.fireProcessingTimeTimers(now, (time, key, ns) -> {
-            Object[] last = touched.get(key, Namespaces.EMPTY);
-            if (last != null && (Long) last[0] + ttl <= now) {
-                forget(key);
-            }
-        });
-        requestNextTimer();
-    }
-
-    private void requestNextTimer() {
-        long next = timers.nextProcessingTime();
-        if (next != Long.MAX_VALUE) {
-            context.requestProcessingTime(next);
-        }
+        ttl.onProcessingTime(now, this::forget);
     }
 }

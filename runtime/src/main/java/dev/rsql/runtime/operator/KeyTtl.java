@@ -1,6 +1,5 @@
-package dev.rsql.runtime.operator.join;
+package dev.rsql.runtime.operator;
 
-import dev.rsql.runtime.operator.OperatorContext;
 import dev.rsql.runtime.state.KeyedValueState;
 import dev.rsql.runtime.state.Namespaces;
 import dev.rsql.runtime.state.RowSerializer;
@@ -10,15 +9,15 @@ import dev.rsql.runtime.types.DataType;
 import java.util.List;
 
 /**
- * Idle-state retention of a join's keys ({@code table.exec.state.ttl}): when each key was last touched, and
+ * Idle-state retention of an operator's keys ({@code table.exec.state.ttl}): when each key was last touched, and
  * processing-time timers that forget a key untouched for the TTL, without output, as in Flink. Timers are coalesced to
  * a tenth of the TTL, so a busy key holds few of them.
  */
-final class KeyTtl {
+public final class KeyTtl {
 
     /** Drops every row the operator keeps for a key. */
     @FunctionalInterface
-    interface Forget {
+    public interface Forget {
         void forget(byte[] key) throws Exception;
     }
 
@@ -28,11 +27,11 @@ final class KeyTtl {
     private OperatorContext context;
 
     /** @param ttl milliseconds; 0 keeps keys forever */
-    KeyTtl(long ttl) {
+    public KeyTtl(long ttl) {
         this.ttl = ttl;
     }
 
-    void open(OperatorContext context, String operatorId) {
+    public void open(OperatorContext context, String operatorId) {
         this.context = context;
         touched = context.stateBackend().valueState(operatorId, "touched",
                 new RowSerializer(List.of(DataType.of(DataType.Kind.BIGINT).notNull())));
@@ -43,7 +42,7 @@ final class KeyTtl {
     }
 
     /** Before a key is read: forgets it if it expired, though its timer has not fired yet. */
-    void expireIfIdle(byte[] key, long now, Forget forget) throws Exception {
+    public void expireIfIdle(byte[] key, long now, Forget forget) throws Exception {
         if (ttl > 0) {
             Object[] last = touched.get(key, Namespaces.EMPTY);
             if (last != null && (Long) last[0] + ttl <= now) {
@@ -53,7 +52,7 @@ final class KeyTtl {
     }
 
     /** After a key changed: it expires a TTL from now. */
-    void touch(byte[] key, long now) {
+    public void touch(byte[] key, long now) {
         if (ttl > 0) {
             touched.put(key, Namespaces.EMPTY, new Object[] {now});
             long bucket = Math.max(1, ttl / 10);
@@ -63,7 +62,7 @@ final class KeyTtl {
         }
     }
 
-    void onProcessingTime(long now, Forget forget) throws Exception {
+    public void onProcessingTime(long now, Forget forget) throws Exception {
         if (ttl <= 0) {
             return;
         }
