@@ -4,13 +4,8 @@ import dev.rsql.runtime.graph.EmitSpec;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelCollation;
-import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.RelWriter;
-import org.apache.calcite.rel.SingleRel;
-import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.ImmutableBitSet;
 
 import java.util.ArrayList;
@@ -25,65 +20,18 @@ import java.util.stream.Collectors;
  * and rank) or keeps one row per partition (upsert key: partition fields); otherwise inserts of rows entering the
  * range and deletes of rows leaving it.
  */
-public final class StreamPhysicalRank extends SingleRel implements StreamPhysicalRel {
-
-    private final ImmutableBitSet partitionKeys;
-    private final RelCollation order;
-    private final SqlKind function;
-    private final long rankStart;
-    private final long rankEnd;
-    private final boolean outputRankNumber;
+public final class StreamPhysicalRank extends RankRel {
 
     public StreamPhysicalRank(RelOptCluster cluster, RelTraitSet traits, RelNode input, ImmutableBitSet partitionKeys,
                               RelCollation order, SqlKind function, long rankStart, long rankEnd,
                               boolean outputRankNumber, String rankName) {
-        super(cluster, traits, input);
-        this.partitionKeys = partitionKeys;
-        this.order = order;
-        this.function = function;
-        this.rankStart = rankStart;
-        this.rankEnd = rankEnd;
-        this.outputRankNumber = outputRankNumber;
-        RelDataType type = input.getRowType();
-        if (outputRankNumber) {
-            type = cluster.getTypeFactory().builder().addAll(type.getFieldList())
-                    .add(rankName, cluster.getTypeFactory().createSqlType(SqlTypeName.BIGINT)).uniquify().build();
-        }
-        this.rowType = type;
+        super(cluster, traits, input, partitionKeys, order, function, rankStart, rankEnd, outputRankNumber, rankName);
     }
 
     @Override
     public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
         return new StreamPhysicalRank(getCluster(), traitSet, sole(inputs), partitionKeys, order, function, rankStart,
-                rankEnd, outputRankNumber, outputRankNumber ? rowType.getFieldNames().get(rankField()) : "rk");
-    }
-
-    public ImmutableBitSet partitionKeys() {
-        return partitionKeys;
-    }
-
-    public List<RelFieldCollation> orderFields() {
-        return order.getFieldCollations();
-    }
-
-    public SqlKind function() {
-        return function;
-    }
-
-    public long rankStart() {
-        return rankStart;
-    }
-
-    public long rankEnd() {
-        return rankEnd;
-    }
-
-    public boolean outputRankNumber() {
-        return outputRankNumber;
-    }
-
-    private int rankField() {
-        return getInput().getRowType().getFieldCount();
+                rankEnd, outputRankNumber, rankName());
     }
 
     /** At most one row per partition. */
@@ -132,13 +80,6 @@ public final class StreamPhysicalRank extends SingleRel implements StreamPhysica
             }
         }
         return keys;
-    }
-
-    @Override
-    public RelWriter explainTerms(RelWriter pw) {
-        return super.explainTerms(pw).item("function", function).item("partitionBy", partitionKeys)
-                .item("orderBy", order).item("rankRange", rankStart + ".." + rankEnd)
-                .item("outputRankNumber", outputRankNumber);
     }
 
     @Override

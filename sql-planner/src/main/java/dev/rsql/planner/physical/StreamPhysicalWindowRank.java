@@ -4,13 +4,8 @@ import dev.rsql.runtime.graph.EmitSpec;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelCollation;
-import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.RelWriter;
-import org.apache.calcite.rel.SingleRel;
-import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.ImmutableBitSet;
 
 import java.util.List;
@@ -21,65 +16,22 @@ import java.util.List;
  * each window's top rows once the watermark passes its end. Output: the input's fields, then the rank when a
  * consumer reads it.
  */
-public final class StreamPhysicalWindowRank extends SingleRel implements StreamPhysicalRel {
+public final class StreamPhysicalWindowRank extends RankRel {
 
-    private final ImmutableBitSet partitionKeys;
-    private final RelCollation order;
-    private final SqlKind function;
-    private final long rankStart;
-    private final long rankEnd;
-    private final boolean outputRankNumber;
     private final int windowEndField;
 
     public StreamPhysicalWindowRank(RelOptCluster cluster, RelTraitSet traits, RelNode input,
                                     ImmutableBitSet partitionKeys, RelCollation order, SqlKind function,
                                     long rankStart, long rankEnd, boolean outputRankNumber, String rankName,
                                     int windowEndField) {
-        super(cluster, traits, input);
-        this.partitionKeys = partitionKeys;
-        this.order = order;
-        this.function = function;
-        this.rankStart = rankStart;
-        this.rankEnd = rankEnd;
-        this.outputRankNumber = outputRankNumber;
+        super(cluster, traits, input, partitionKeys, order, function, rankStart, rankEnd, outputRankNumber, rankName);
         this.windowEndField = windowEndField;
-        RelDataType type = input.getRowType();
-        if (outputRankNumber) {
-            type = cluster.getTypeFactory().builder().addAll(type.getFieldList())
-                    .add(rankName, cluster.getTypeFactory().createSqlType(SqlTypeName.BIGINT)).uniquify().build();
-        }
-        this.rowType = type;
     }
 
     @Override
     public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
         return new StreamPhysicalWindowRank(getCluster(), traitSet, sole(inputs), partitionKeys, order, function,
-                rankStart, rankEnd, outputRankNumber,
-                outputRankNumber ? rowType.getFieldNames().get(rowType.getFieldCount() - 1) : "rk", windowEndField);
-    }
-
-    public ImmutableBitSet partitionKeys() {
-        return partitionKeys;
-    }
-
-    public List<RelFieldCollation> orderFields() {
-        return order.getFieldCollations();
-    }
-
-    public SqlKind function() {
-        return function;
-    }
-
-    public long rankStart() {
-        return rankStart;
-    }
-
-    public long rankEnd() {
-        return rankEnd;
-    }
-
-    public boolean outputRankNumber() {
-        return outputRankNumber;
+                rankStart, rankEnd, outputRankNumber, rankName(), windowEndField);
     }
 
     public int windowEndField() {
@@ -109,15 +61,8 @@ public final class StreamPhysicalWindowRank extends SingleRel implements StreamP
         if (rankStart == rankEnd) {
             return List.of(partitionKeys);
         }
-        return outputRankNumber ? List.of(partitionKeys.union(ImmutableBitSet.of(rowType.getFieldCount() - 1)))
+        return outputRankNumber ? List.of(partitionKeys.union(ImmutableBitSet.of(rankField())))
                 : List.of();
-    }
-
-    @Override
-    public RelWriter explainTerms(RelWriter pw) {
-        return super.explainTerms(pw).item("function", function).item("partitionBy", partitionKeys)
-                .item("orderBy", order).item("rankRange", rankStart + ".." + rankEnd)
-                .item("outputRankNumber", outputRankNumber);
     }
 
     @Override
