@@ -12,6 +12,7 @@ import dev.rsql.runtime.state.TimerService;
 import dev.rsql.runtime.state.rocksdb.RocksDbOptions;
 import dev.rsql.runtime.state.rocksdb.RocksDbStateBackend;
 import dev.rsql.runtime.state.rocksdb.StateColumnFamily;
+import dev.rsql.runtime.testing.Await;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
@@ -510,6 +511,17 @@ class StateChangelogTest {
         assertEquals("x", restored.get(b("other"), NS));
     }
 
+    private void awaitOutcome(MessageQueue q, long incarnation, long checkpoint, CheckpointOutcome expected) {
+        Await.until(() -> "checkpoint " + checkpoint + " of " + incarnation + " " + expected, Duration.ofSeconds(10),
+                () -> {
+                    try {
+                        return restorer.checkpointOutcome(q, incarnation, checkpoint) == expected;
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
+    }
+
     @Test
     void checkpointOutcomesFollowCommitRecordsClaimsAndHistory() throws Exception {
         MessageQueue q = newQueue();
@@ -518,7 +530,8 @@ class StateChangelogTest {
         w1.checkpoint(1, meta(1));
         w1.checkpoint(2, meta(2));
         long a = first.incarnation();
-        assertEquals(CheckpointOutcome.COMMITTED, restorer.checkpointOutcome(q, a, 2));
+        // the broker makes a message readable shortly after storing it: until then the outcome is still OPEN
+        awaitOutcome(q, a, 2, CheckpointOutcome.COMMITTED);
         assertEquals(CheckpointOutcome.OPEN, restorer.checkpointOutcome(q, a, 3), "a may still write it");
 
         RestoredState second = restore(q);
@@ -526,7 +539,7 @@ class StateChangelogTest {
         assertEquals(CheckpointOutcome.ABANDONED, restorer.checkpointOutcome(q, a, 3), "claimed over by b");
         assertEquals(CheckpointOutcome.OPEN, restorer.checkpointOutcome(q, b, 1));
         writer(second, ChangelogSettings.defaults()).checkpoint(1, meta(1));
-        assertEquals(CheckpointOutcome.COMMITTED, restorer.checkpointOutcome(q, b, 1));
+        awaitOutcome(q, b, 1, CheckpointOutcome.COMMITTED);
         assertEquals(CheckpointOutcome.COMMITTED, restorer.checkpointOutcome(q, a, 1), "from b's history");
         assertEquals(CheckpointOutcome.ABANDONED, restorer.checkpointOutcome(q, a, 3), "from b's history");
     }
