@@ -36,6 +36,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.BiPredicate;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -241,44 +243,14 @@ class DistributedJobTest {
                 + "CREATE TABLE joined (order_id INT, name VARCHAR) WITH (type = 'rocketmq', topic = '" + joined
                 + "');\n"
                 + "INSERT INTO joined SELECT o.order_id, u.name FROM orders o JOIN users u ON o.user_id = u.user_id;\n";
-        List<MessageQueue> userQueues = queues(users);
-        for (int j = 0; j < KEYS; j++) {
-            producer.send(new Message(users, ("{\"user_id\":\"u" + j + "\",\"name\":\"n" + j + "\"}")
-                    .getBytes(StandardCharsets.UTF_8)), userQueues.get(j % userQueues.size()));
-        }
+        produceUsers(users);
         List<MessageQueue> orderQueues = queues(orders);
         int total = 4_000;
         int firstPart = 1_500;
         produceOrders(orderQueues, 0, firstPart);
-        String jobName = "dist_" + orders;
-        Job a = start(jobName, script, "a");
-        Job b = start(jobName, script, "b");
-        DefaultLitePullConsumer reader = TopicReaders.fromStart(broker.nameServerAddress(), joined);
-        Map<Integer, List<String>> names = new TreeMap<>();
-        try {
-            Await.until("the first joined orders", Duration.ofSeconds(60), () -> {
-                readJoined(reader, names);
-                return names.size() >= firstPart / 2 && ownedTasks(b, "exchange") > 0;
-            });
-            b.stop();
-            produceOrders(orderQueues, firstPart, total);
-            Await.until(() -> "every order joined; have " + names.size(), Duration.ofSeconds(90), () -> {
-                readJoined(reader, names);
-                return names.size() == total;
-            });
-            List<String> wrong = new ArrayList<>();
-            names.forEach((order, got) -> {
-                if (!got.equals(List.of("n" + (order % KEYS)))) {
-                    wrong.add(order + " -> " + got);
-                }
-            });
-            assertTrue(wrong.isEmpty(), wrong.size() + " orders joined wrongly or twice: "
-                    + wrong.subList(0, Math.min(10, wrong.size())));
-        } finally {
-            reader.shutdown();
-            a.stop();
-            b.stop();
-        }
+        Map<Integer, List<String>> names = runWithOneInstanceLeaving("dist_" + orders, script, joined, "exchange",
+                firstPart, total, () -> produceOrders(orderQueues, firstPart, total), DistributedJobTest::readJoined);
+        assertEachRow(names, (order, got) -> got.equals(List.of("n" + (order % KEYS))));
     }
 
     /**
@@ -311,35 +283,10 @@ class DistributedJobTest {
         java.util.function.IntFunction<String> payment = i -> "{\"order_id\":" + i + ",\"amount\":" + (i * 3)
                 + ",\"ts\":" + (BASE_TS + 10L * i + 1000) + "}";
         produceTimed(paymentQueues, 0, firstPart, payment);
-        String jobName = "dist_" + orders;
-        Job a = start(jobName, script, "a");
-        Job b = start(jobName, script, "b");
-        DefaultLitePullConsumer reader = TopicReaders.fromStart(broker.nameServerAddress(), joined);
-        Map<Integer, List<Long>> amounts = new TreeMap<>();
-        try {
-            Await.until("the first joined orders", Duration.ofSeconds(60), () -> {
-                readAmounts(reader, amounts);
-                return amounts.size() >= firstPart / 2 && ownedTasks(b, "exchange") > 0;
-            });
-            b.stop();
-            produceTimed(paymentQueues, firstPart, total, payment);
-            Await.until(() -> "every order joined; have " + amounts.size(), Duration.ofSeconds(90), () -> {
-                readAmounts(reader, amounts);
-                return amounts.size() == total;
-            });
-            List<String> wrong = new ArrayList<>();
-            amounts.forEach((order, got) -> {
-                if (!got.equals(List.of(order * 3L))) {
-                    wrong.add(order + " -> " + got);
-                }
-            });
-            assertTrue(wrong.isEmpty(), wrong.size() + " orders joined wrongly or twice: "
-                    + wrong.subList(0, Math.min(10, wrong.size())));
-        } finally {
-            reader.shutdown();
-            a.stop();
-            b.stop();
-        }
+        Map<Integer, List<Long>> amounts = runWithOneInstanceLeaving("dist_" + orders, script, joined, "exchange",
+                firstPart, total, () -> produceTimed(paymentQueues, firstPart, total, payment),
+                DistributedJobTest::readAmounts);
+        assertEachRow(amounts, (order, got) -> got.equals(List.of(order * 3L)));
     }
 
     /**
@@ -369,35 +316,9 @@ class DistributedJobTest {
         int total = 3_000;
         int firstPart = 1_000;
         produceOrders(orderQueues, 0, firstPart);
-        String jobName = "dist_" + orders;
-        Job a = start(jobName, script, "a");
-        Job b = start(jobName, script, "b");
-        DefaultLitePullConsumer reader = TopicReaders.fromStart(broker.nameServerAddress(), joined);
-        Map<Integer, List<String>> names = new TreeMap<>();
-        try {
-            Await.until("the first joined orders", Duration.ofSeconds(60), () -> {
-                readJoined(reader, names);
-                return names.size() >= firstPart / 2 && ownedTasks(b, "orders#") > 0;
-            });
-            b.stop();
-            produceOrders(orderQueues, firstPart, total);
-            Await.until(() -> "every order joined; have " + names.size(), Duration.ofSeconds(90), () -> {
-                readJoined(reader, names);
-                return names.size() == total;
-            });
-            List<String> wrong = new ArrayList<>();
-            names.forEach((order, got) -> {
-                if (!got.equals(List.of("n" + (order % KEYS)))) {
-                    wrong.add(order + " -> " + got);
-                }
-            });
-            assertTrue(wrong.isEmpty(), wrong.size() + " orders joined wrongly or twice: "
-                    + wrong.subList(0, Math.min(10, wrong.size())));
-        } finally {
-            reader.shutdown();
-            a.stop();
-            b.stop();
-        }
+        Map<Integer, List<String>> names = runWithOneInstanceLeaving("dist_" + orders, script, joined, "orders#",
+                firstPart, total, () -> produceOrders(orderQueues, firstPart, total), DistributedJobTest::readJoined);
+        assertEachRow(names, (order, got) -> got.equals(List.of("n" + (order % KEYS))));
     }
 
     /**
@@ -421,46 +342,73 @@ class DistributedJobTest {
                 + "');\n"
                 + "INSERT INTO passed SELECT order_id, user_id FROM orders\n"
                 + "  WHERE user_id IN (SELECT user_id FROM users WHERE name <> 'n7');\n";
-        List<MessageQueue> userQueues = queues(users);
-        for (int j = 0; j < KEYS; j++) {
-            producer.send(new Message(users, ("{\"user_id\":\"u" + j + "\",\"name\":\"n" + j + "\"}")
-                    .getBytes(StandardCharsets.UTF_8)), userQueues.get(j % userQueues.size()));
-        }
+        produceUsers(users);
         List<MessageQueue> orderQueues = queues(orders);
         int total = 2_000;
         int firstPart = 800;
         long expected = java.util.stream.IntStream.range(0, total).filter(i -> i % KEYS != 7).count();
         produceOrders(orderQueues, 0, firstPart);
-        String jobName = "dist_" + orders;
+        Map<Integer, List<String>> got = runWithOneInstanceLeaving("dist_" + orders, script, passed, "exchange",
+                firstPart, (int) expected, () -> produceOrders(orderQueues, firstPart, total),
+                DistributedJobTest::readJoined);
+        assertEachRow(got, (order, users0) -> order % KEYS != 7 && users0.equals(List.of("u" + (order % KEYS))));
+        assertEquals(expected, got.size());
+    }
+
+    @FunctionalInterface
+    interface Production {
+        void produce() throws Exception;
+    }
+
+    /**
+     * Runs the job on instances a and b; once half the first part is out and b owns some of {@code movedTask}'s
+     * tasks, b leaves, {@code rest} is produced, and the rows of the sink topic are read until {@code expected} keys
+     * are out. The rows read, per key.
+     */
+    private <V> Map<Integer, List<V>> runWithOneInstanceLeaving(
+            String jobName, String script, String sinkTopic, String movedTask, int firstPart, int expected,
+            Production rest, BiConsumer<DefaultLitePullConsumer, Map<Integer, List<V>>> read) throws Exception {
         Job a = start(jobName, script, "a");
         Job b = start(jobName, script, "b");
-        DefaultLitePullConsumer reader = TopicReaders.fromStart(broker.nameServerAddress(), passed);
-        Map<Integer, List<String>> got = new TreeMap<>();
+        DefaultLitePullConsumer reader = TopicReaders.fromStart(broker.nameServerAddress(), sinkTopic);
+        Map<Integer, List<V>> got = new TreeMap<>();
         try {
-            Await.until("the first orders", Duration.ofSeconds(60), () -> {
-                readJoined(reader, got);
-                return got.size() >= firstPart / 2 && ownedTasks(b, "exchange") > 0;
+            Await.until("the first rows out", Duration.ofSeconds(60), () -> {
+                read.accept(reader, got);
+                return got.size() >= firstPart / 2 && ownedTasks(b, movedTask) > 0;
             });
             b.stop();
-            produceOrders(orderQueues, firstPart, total);
-            Await.until(() -> "every order of a user in the subquery; have " + got.size(), Duration.ofSeconds(90),
-                    () -> {
-                        readJoined(reader, got);
-                        return got.size() >= expected;
-                    });
-            List<String> wrong = new ArrayList<>();
-            got.forEach((order, users0) -> {
-                if (order % KEYS == 7 || !users0.equals(List.of("u" + (order % KEYS)))) {
-                    wrong.add(order + " -> " + users0);
-                }
+            rest.produce();
+            Await.until(() -> "every row out; have " + got.size() + " of " + expected, Duration.ofSeconds(90), () -> {
+                read.accept(reader, got);
+                return got.size() >= expected;
             });
-            assertTrue(wrong.isEmpty(), wrong.size() + " orders passed wrongly or twice: "
-                    + wrong.subList(0, Math.min(10, wrong.size())));
-            assertEquals(expected, got.size());
+            return got;
         } finally {
             reader.shutdown();
             a.stop();
             b.stop();
+        }
+    }
+
+    /** Every key came out once, with the right row. */
+    static <V> void assertEachRow(Map<Integer, List<V>> got, BiPredicate<Integer, List<V>> right) {
+        List<String> wrong = new ArrayList<>();
+        got.forEach((key, rows) -> {
+            if (!right.test(key, rows)) {
+                wrong.add(key + " -> " + rows);
+            }
+        });
+        assertTrue(wrong.isEmpty(), wrong.size() + " rows wrong or twice: "
+                + wrong.subList(0, Math.min(10, wrong.size())));
+    }
+
+    /** User j, named nj, into queue j mod the topic's queues. */
+    static void produceUsers(String topic) throws Exception {
+        List<MessageQueue> queues = queues(topic);
+        for (int j = 0; j < KEYS; j++) {
+            producer.send(new Message(topic, ("{\"user_id\":\"u" + j + "\",\"name\":\"n" + j + "\"}")
+                    .getBytes(StandardCharsets.UTF_8)), queues.get(j % queues.size()));
         }
     }
 
