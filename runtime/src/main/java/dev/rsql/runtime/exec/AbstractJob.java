@@ -202,11 +202,14 @@ abstract class AbstractJob implements Job {
 
     /** A task ended: it leaves the running tasks; {@link #onTaskEnded} lets the job react. */
     final void taskEnded(Task task) {
-        synchronized (endedTasks) {
-            if (tasks.remove(task.id(), task)) {
-                endedTasks.add(task);
-                if (endedTasks.size() > ENDED_TASKS_SHOWN) {
-                    endedTasks.remove(0);
+        // the job's lock first: a task ending while the job starts is handled once start() is done
+        synchronized (this) {
+            synchronized (endedTasks) {
+                if (tasks.remove(task.id(), task)) {
+                    endedTasks.add(task);
+                    if (endedTasks.size() > ENDED_TASKS_SHOWN) {
+                        endedTasks.remove(0);
+                    }
                 }
             }
         }
