@@ -1,5 +1,8 @@
 package dev.rsql.runtime.state;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Values of one kind (one state of one operator) stored by key and namespace. The key is the serialized grouping key;
  * the namespace tells apart several values of one key, e.g. the window {@code [start, end)} as 16 big-endian bytes,
@@ -13,6 +16,19 @@ public interface KeyedValueState<V> {
     void put(byte[] key, byte[] namespace, V value);
 
     void remove(byte[] key, byte[] namespace);
+
+    /** Removes every value of one key, whatever its namespace. */
+    default void removeAll(byte[] key) {
+        List<byte[]> namespaces = new ArrayList<>();
+        try (CloseableIterator<StateEntry<V>> it = entries(key)) {
+            while (it.hasNext()) {
+                namespaces.add(it.next().namespace());
+            }
+        }
+        for (byte[] ns : namespaces) {
+            remove(key, ns);
+        }
+    }
 
     /** The values of one key, ordered by namespace bytes (for session windows: by window start). */
     CloseableIterator<StateEntry<V>> entries(byte[] key);

@@ -192,20 +192,8 @@ public final class SemiAntiJoinOperator implements Operator {
     }
 
     private void forget(byte[] keyBytes) {
-        removeAll(lefts, keyBytes);
-        removeAll(rights, keyBytes);
-    }
-
-    private static void removeAll(KeyedValueState<Object[]> state, byte[] keyBytes) {
-        List<byte[]> namespaces = new ArrayList<>();
-        try (CloseableIterator<StateEntry<Object[]>> it = state.entries(keyBytes)) {
-            while (it.hasNext()) {
-                namespaces.add(it.next().namespace());
-            }
-        }
-        for (byte[] ns : namespaces) {
-            state.remove(keyBytes, ns);
-        }
+        lefts.removeAll(keyBytes);
+        rights.removeAll(keyBytes);
     }
 
     @Override
