@@ -12,6 +12,9 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.UUID;
 
+import static dev.rsql.planner.KeyedRow.all;
+import static dev.rsql.planner.KeyedRow.generate;
+import static dev.rsql.planner.KeyedRow.table;
 import static dev.rsql.planner.RandomEvents.text;
 import static dev.rsql.planner.testing.TestJob.run;
 import static dev.rsql.planner.testing.TestJob.sink;
@@ -22,42 +25,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class JoinSqlTest {
 
     /** A row of a side: its key (NULL now and then) and a value. */
-    private record Side(Integer k, long x) {
-    }
-
-    private static List<List<Side>> generate(Random r, int shards, int perShard) {
-        List<List<Side>> out = new ArrayList<>();
-        for (int s = 0; s < shards; s++) {
-            List<Side> rows = new ArrayList<>();
-            for (int i = 0; i < perShard; i++) {
-                rows.add(new Side(r.nextInt(12) == 0 ? null : r.nextInt(15), r.nextInt(100)));
-            }
-            out.add(rows);
-        }
-        return out;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static String table(String name, String value, List<List<Side>> shards) {
-        String id = name + "-" + UUID.randomUUID();
-        List<String>[] payloads = shards.stream().map(rows -> rows.stream()
-                .map(x -> "{\"k\":" + x.k() + ",\"" + value + "\":" + x.x() + "}").toList()).toArray(List[]::new);
-        ValuesSourceFactory.register(id, payloads);
-        return "CREATE TABLE " + name + " (k INT, " + value + " BIGINT) WITH (type = 'values', id = '" + id + "');\n";
-    }
-
-    private static List<Side> all(List<List<Side>> shards) {
-        return shards.stream().flatMap(List::stream).toList();
-    }
-
     /** The join as a nested loop: matched pairs, then unmatched rows of the outer sides padded with NULLs. */
-    private static List<String> nestedLoop(List<Side> left, List<Side> right, boolean leftOuter, boolean rightOuter) {
+    private static List<String> nestedLoop(List<KeyedRow> left, List<KeyedRow> right, boolean leftOuter,
+                                           boolean rightOuter) {
         List<String> out = new ArrayList<>();
         boolean[] rightMatched = new boolean[right.size()];
-        for (Side a : left) {
+        for (KeyedRow a : left) {
             boolean matched = false;
             for (int j = 0; j < right.size(); j++) {
-                Side b = right.get(j);
+                KeyedRow b = right.get(j);
                 if (a.k() != null && a.k().equals(b.k()) && a.x() < b.x() + 30) {
                     out.add(text(a.k(), a.x(), b.k(), b.x()));
                     matched = true;
@@ -81,8 +57,8 @@ class JoinSqlTest {
     @Test
     void joinsOfAppendOnlyStreams() throws Exception {
         Random r = new Random(51);
-        List<List<Side>> a = generate(r, 3, 150);
-        List<List<Side>> b = generate(r, 3, 150);
+        List<List<KeyedRow>> a = generate(r, 3, 150, 12, 15);
+        List<List<KeyedRow>> b = generate(r, 3, 150, 12, 15);
         String columns = "ak INT, ax BIGINT, bk INT, by_ BIGINT";
         StringBuilder script = new StringBuilder(table("a", "x", a) + table("b", "y", b));
         for (String type : List.of("inner", "left", "right", "full")) {
@@ -105,8 +81,8 @@ class JoinSqlTest {
     @Test
     void joinsOfAnUpdatingInput() throws Exception {
         Random r = new Random(52);
-        List<List<Side>> a = generate(r, 3, 200);
-        List<List<Side>> b = generate(r, 2, 40);
+        List<List<KeyedRow>> a = generate(r, 3, 200, 12, 15);
+        List<List<KeyedRow>> b = generate(r, 2, 40, 12, 15);
         String view = "CREATE VIEW sums AS SELECT k, SUM(x) / 20 AS x FROM a WHERE k IS NOT NULL GROUP BY k;\n";
         String columns = "ak INT, ax BIGINT, bk INT, by_ BIGINT";
         String select = " SELECT sums.k, sums.x, b.k, b.y FROM sums %s JOIN b ON sums.k = b.k AND sums.x < b.y + 30;\n";
@@ -118,7 +94,8 @@ class JoinSqlTest {
                 + "INSERT INTO keyed" + String.format(select, "INNER"), "inner_out", "full_out", "keyed");
         Map<Integer, Long> sums = new TreeMap<>();
         all(a).stream().filter(x -> x.k() != null).forEach(x -> sums.merge(x.k(), x.x(), Long::sum));
-        List<Side> finalSums = sums.entrySet().stream().map(e -> new Side(e.getKey(), e.getValue() / 20)).toList();
+        List<KeyedRow> finalSums = sums.entrySet().stream().map(e -> new KeyedRow(e.getKey(), e.getValue() / 20))
+                .toList();
         List<String> inner = nestedLoop(finalSums, all(b), false, false);
         assertTrue(inner.size() > 5 && inner.size() < finalSums.size() * all(b).size() / 15,
                 "some pairs match and some do not: " + inner.size());
@@ -133,8 +110,8 @@ class JoinSqlTest {
     @Test
     void keysOfDifferentTypesJoin() throws Exception {
         Random r = new Random(54);
-        List<List<Side>> a = generate(r, 2, 60);
-        List<List<Side>> b = generate(r, 2, 60);
+        List<List<KeyedRow>> a = generate(r, 2, 60, 12, 15);
+        List<List<KeyedRow>> b = generate(r, 2, 60, 12, 15);
         String wide = table("b", "y", b).replace("(k INT,", "(k BIGINT,");
         List<Row> rows = run(table("a", "x", a) + wide + sink("o", "ak INT, ax BIGINT, bk BIGINT, by_ BIGINT")
                 + "INSERT INTO o SELECT a.k, a.x, b.k, b.y FROM a LEFT JOIN b ON a.k = b.k AND a.x < b.y + 30;\n",
@@ -146,22 +123,22 @@ class JoinSqlTest {
     @Test
     void joinsChainThroughViews() throws Exception {
         Random r = new Random(53);
-        List<List<Side>> a = generate(r, 2, 80);
-        List<List<Side>> b = generate(r, 2, 80);
-        List<List<Side>> c = generate(r, 2, 80);
+        List<List<KeyedRow>> a = generate(r, 2, 80, 12, 15);
+        List<List<KeyedRow>> b = generate(r, 2, 80, 12, 15);
+        List<List<KeyedRow>> c = generate(r, 2, 80, 12, 15);
         List<Row> rows = run(table("a", "x", a) + table("b", "y", b) + table("c", "z", c)
                 + "CREATE VIEW ab AS SELECT a.k, a.x, b.y FROM a JOIN b ON a.k = b.k AND a.x < b.y + 30;\n"
                 + sink("abc", "k INT, x BIGINT, y BIGINT, z BIGINT")
                 + "INSERT INTO abc SELECT ab.k, ab.x, ab.y, c.z FROM ab LEFT JOIN c ON ab.k = c.k AND ab.y < c.z;\n",
                 "abc").get("abc");
         List<String> expected = new ArrayList<>();
-        for (Side x : all(a)) {
-            for (Side y : all(b)) {
+        for (KeyedRow x : all(a)) {
+            for (KeyedRow y : all(b)) {
                 if (x.k() == null || !x.k().equals(y.k()) || x.x() >= y.x() + 30) {
                     continue;
                 }
                 boolean matched = false;
-                for (Side z : all(c)) {
+                for (KeyedRow z : all(c)) {
                     if (x.k().equals(z.k()) && y.x() < z.x()) {
                         expected.add(text(x.k(), x.x(), y.x(), z.x()));
                         matched = true;

@@ -14,6 +14,9 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.function.Predicate;
 
+import static dev.rsql.planner.KeyedRow.all;
+import static dev.rsql.planner.KeyedRow.generate;
+import static dev.rsql.planner.KeyedRow.table;
 import static dev.rsql.planner.RandomEvents.text;
 import static dev.rsql.planner.testing.TestJob.run;
 import static dev.rsql.planner.testing.TestJob.sink;
@@ -28,38 +31,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SubQuerySqlTest {
 
     /** A row: its key (NULL now and then) and a value. */
-    private record Item(Integer k, long x) {
-    }
-
-    private static List<List<Item>> generate(Random r, int perShard) {
-        List<List<Item>> shards = new ArrayList<>();
-        for (int s = 0; s < 3; s++) {
-            List<Item> rows = new ArrayList<>();
-            for (int i = 0; i < perShard; i++) {
-                rows.add(new Item(r.nextInt(10) == 0 ? null : r.nextInt(12), r.nextInt(100)));
-            }
-            shards.add(rows);
-        }
-        return shards;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static String table(String name, String value, List<List<Item>> shards) {
-        String id = name + "-" + UUID.randomUUID();
-        List<String>[] payloads = shards.stream().map(rows -> rows.stream()
-                .map(x -> "{\"k\":" + x.k() + ",\"" + value + "\":" + x.x() + "}").toList()).toArray(List[]::new);
-        ValuesSourceFactory.register(id, payloads);
-        return "CREATE TABLE " + name + " (k INT, " + value + " BIGINT) WITH (type = 'values', id = '" + id + "');\n";
-    }
-
-    private static List<Item> all(List<List<Item>> shards) {
-        return shards.stream().flatMap(List::stream).toList();
-    }
-
     /** The rows of {@code a} that pass, as sorted text. */
-    private static List<String> select(List<Item> a, Predicate<Item> where) {
+    private static List<String> select(List<KeyedRow> a, Predicate<KeyedRow> where) {
         List<String> out = new ArrayList<>();
-        for (Item i : a) {
+        for (KeyedRow i : a) {
             if (where.test(i)) {
                 out.add(text(i.k(), i.x()));
             }
@@ -79,8 +54,8 @@ class SubQuerySqlTest {
     @Test
     void inAndNotInOverAnUpdatingSubquery() throws Exception {
         Random r = new Random(71);
-        List<List<Item>> a = generate(r, 60);
-        List<List<Item>> b = generate(r, 40);
+        List<List<KeyedRow>> a = generate(r, 3, 60, 10, 12);
+        List<List<KeyedRow>> b = generate(r, 3, 40, 10, 12);
         // groups of b with fewer than 10 rows: a group enters when its first row arrives and leaves at its tenth
         String few = "SELECT k FROM b GROUP BY k HAVING COUNT(*) < 10";
         String columns = "k INT, x BIGINT";
@@ -98,7 +73,7 @@ class SubQuerySqlTest {
                 + "INSERT INTO counts_in_few SELECT k, c FROM (SELECT k, COUNT(*) AS c FROM a GROUP BY k) g\n"
                 + "  WHERE k IN (" + few + ");\n",
                 "in_out", "not_in_out", "not_in_nonnull", "in_few", "not_in_few", "counts_in_few");
-        List<Integer> big = all(b).stream().filter(i -> i.x() > 80).map(Item::k).toList();
+        List<Integer> big = all(b).stream().filter(i -> i.x() > 80).map(KeyedRow::k).toList();
         List<Integer> bigNonNull = big.stream().filter(Objects::nonNull).toList();
         Map<Integer, Integer> counts = new HashMap<>();
         all(b).forEach(i -> counts.merge(i.k(), 1, Integer::sum));
@@ -130,8 +105,8 @@ class SubQuerySqlTest {
     @Test
     void correlatedExistsAndNotExists() throws Exception {
         Random r = new Random(72);
-        List<List<Item>> a = generate(r, 60);
-        List<List<Item>> b = generate(r, 40);
+        List<List<KeyedRow>> a = generate(r, 3, 60, 10, 12);
+        List<List<KeyedRow>> b = generate(r, 3, 40, 10, 12);
         String columns = "k INT, x BIGINT";
         Map<String, List<Row>> out = run(table("a", "x", a) + table("b", "y", b)
                 + "CREATE VIEW counts AS SELECT k, COUNT(*) AS c FROM b GROUP BY k;\n"
@@ -143,7 +118,7 @@ class SubQuerySqlTest {
                 + "INSERT INTO not_exists_few SELECT k, x FROM a WHERE NOT EXISTS "
                 + "(SELECT k FROM counts WHERE counts.k = a.k AND counts.c < 10);\n",
                 "exists_out", "not_exists_out", "not_exists_few");
-        Predicate<Item> exists = i -> all(b).stream()
+        Predicate<KeyedRow> exists = i -> all(b).stream()
                 .anyMatch(j -> i.k() != null && i.k().equals(j.k()) && j.x() > i.x());
         Map<Integer, Integer> counts = new HashMap<>();
         all(b).forEach(i -> counts.merge(i.k(), 1, Integer::sum));
@@ -158,20 +133,20 @@ class SubQuerySqlTest {
     @Test
     void scalarSubqueries() throws Exception {
         Random r = new Random(73);
-        List<List<Item>> a = generate(r, 50);
-        List<List<Item>> b = generate(r, 40);
+        List<List<KeyedRow>> a = generate(r, 3, 50, 10, 12);
+        List<List<KeyedRow>> b = generate(r, 3, 40, 10, 12);
         Map<String, List<Row>> out = run(table("a", "x", a) + table("b", "y", b)
                 + sink("counted", "k INT, x BIGINT, c BIGINT") + sink("above", "k INT, x BIGINT")
                 + "INSERT INTO counted SELECT k, x, (SELECT COUNT(*) FROM b WHERE b.k = a.k) FROM a;\n"
                 + "INSERT INTO above SELECT k, x FROM a WHERE x + 60 > (SELECT MAX(y) FROM b WHERE k IS NOT NULL);\n",
                 "counted", "above");
         List<String> counted = new ArrayList<>();
-        for (Item i : all(a)) {
+        for (KeyedRow i : all(a)) {
             counted.add(text(i.k(), i.x(), all(b).stream().filter(j -> i.k() != null && i.k().equals(j.k())).count()));
         }
         counted.sort(null);
         assertEquals(counted, Changelog.materialize(out.get("counted")));
-        long max = all(b).stream().filter(j -> j.k() != null).mapToLong(Item::x).max().orElseThrow();
+        long max = all(b).stream().filter(j -> j.k() != null).mapToLong(KeyedRow::x).max().orElseThrow();
         List<String> above = select(all(a), i -> i.x() + 60 > max);
         assertTrue(!above.isEmpty() && above.size() < all(a).size());
         assertEquals(above, Changelog.materialize(out.get("above")));
