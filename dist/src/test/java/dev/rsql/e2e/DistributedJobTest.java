@@ -2,25 +2,15 @@ package dev.rsql.e2e;
 
 import com.alibaba.fastjson2.JSON;
 import com.alibaba.fastjson2.JSONObject;
-import dev.rsql.broker.LocalRocketMq;
-import dev.rsql.planner.PlannerContext;
-import dev.rsql.planner.ScriptPlanner;
-import dev.rsql.runtime.config.Options;
-import dev.rsql.runtime.exec.EngineContext;
 import dev.rsql.runtime.exec.Job;
 import dev.rsql.runtime.exec.JobInstance;
-import dev.rsql.runtime.exec.TaskStatus;
 import dev.rsql.runtime.testing.Await;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
-import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -29,8 +19,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -49,7 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * them, and when one stops, the other takes its queues over with their state.
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
-class DistributedJobTest {
+class DistributedJobTest extends DistributedJobFixture {
 
     static final int QUEUES = 8;
     static final int KEYS = 40;
@@ -58,48 +46,6 @@ class DistributedJobTest {
             .withZone(ZoneOffset.UTC);
 
     static final Map<String, List<String>> UNIQ = new java.util.concurrent.ConcurrentHashMap<>();
-    static LocalRocketMq broker;
-    static DefaultMQProducer producer;
-    static Path stateDir;
-
-    @BeforeAll
-    static void startBroker(@TempDir Path dir) throws Exception {
-        broker = LocalRocketMq.start(dir.resolve("broker"));
-        stateDir = dir.resolve("state");
-        producer = new DefaultMQProducer("rsql_dist_test_producer");
-        producer.setNamesrvAddr(broker.nameServerAddress());
-        producer.setInstanceName("rsql-dist-test-" + UUID.randomUUID());
-        producer.start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (producer != null) {
-            producer.shutdown();
-        }
-        if (broker != null) {
-            broker.close();
-        }
-    }
-
-    static Job start(String name, String script, String instance) throws Exception {
-        Map<String, String> settings = new HashMap<>();
-        settings.put("rocketmq.namesrv", broker.nameServerAddress());
-        settings.put("checkpoint.interval", "300ms");
-        settings.put("worker.threads", "2");
-        settings.put("instance.id", instance);
-        settings.put("state.dir", stateDir.toString());
-        settings.put("execution.mode", "distributed");
-        settings.put("shuffle.queues", "4");
-        settings.put("source.idle-timeout", "0");
-        Options config = new Options(settings);
-        Job job = Job.create(new ScriptPlanner(new PlannerContext(config, DistributedJobTest.class.getClassLoader(),
-                n -> null)).plan(name, script).graph(), new EngineContext(config,
-                DistributedJobTest.class.getClassLoader()));
-        job.start();
-        return job;
-    }
-
     /** Event i: key i mod KEYS into queue i mod QUEUES, 10 ms after event i-1: each queue's times only rise. */
     static String event(int i) {
         return "{\"k\":\"k" + (i % KEYS) + "\",\"ts\":" + (BASE_TS + 10L * i) + "}";
@@ -117,16 +63,6 @@ class DistributedJobTest {
                 producer.send(batch.subList(i, Math.min(batch.size(), i + 200)), queues.get(e.getKey()));
             }
         }
-    }
-
-    static List<MessageQueue> queues(String topic) throws Exception {
-        return producer.fetchPublishMessageQueues(topic).stream()
-                .sorted(Comparator.comparingInt(MessageQueue::getQueueId)).collect(Collectors.toList());
-    }
-
-    static long ownedTasks(Job job, String prefix) {
-        return job.status().tasks.stream()
-                .filter(t -> t.state == TaskStatus.State.RUNNING && t.id.startsWith(prefix)).count();
     }
 
     @Test
