@@ -29,6 +29,8 @@ final class DatagenShardReader implements ShardReader {
     private volatile ScheduledFuture<?> pending;
     private volatile boolean closed;
     private long next;
+    /** The row reading started at: the throttle counts rows due from here, not from row 0. */
+    private final long firstRow;
     private long startNanos = -1;
 
     /** @param startRow the row to continue at (a restored checkpoint); earlier rows are generated and dropped */
@@ -41,6 +43,7 @@ final class DatagenShardReader implements ShardReader {
         this.rowsPerSecond = rowsPerSecond;
         this.random = new SplittableRandom(seed);
         this.timer = timer;
+        this.firstRow = startRow;
         // Generating the skipped rows keeps the random sequence, so a seeded source resumes with the same data.
         long now = System.currentTimeMillis();
         while (next < startRow) {
@@ -77,9 +80,9 @@ final class DatagenShardReader implements ShardReader {
                 startNanos = nowNanos;
             }
             double elapsed = (nowNanos - startNanos) / 1e9;
-            long due = (long) (elapsed * rowsPerSecond) + 1;
+            long due = firstRow + (long) (elapsed * rowsPerSecond) + 1;
             if (next >= due) {
-                long nextDueNanos = startNanos + (long) Math.ceil(next / rowsPerSecond * 1e9);
+                long nextDueNanos = startNanos + (long) Math.ceil((next - firstRow) / rowsPerSecond * 1e9);
                 scheduleWakeUp(Math.max(nextDueNanos - nowNanos, 1_000_000L));
                 return 0;
             }

@@ -33,6 +33,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
@@ -272,6 +274,38 @@ class DatagenConnectorTest {
         assertTrue(produced >= 40, "produced " + produced);
         assertTrue(produced <= 200 * seconds + 10, "throttle: " + produced + " rows in " + seconds + " s");
         assertEquals(produced, CollectSinkFactory.rows(id).size(), "stop flushes everything read");
+    }
+
+    @Test
+    void aThrottledReaderRestoredFarIntoItsRowsEmitsAtOnce() throws Exception {
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+        try {
+            // one row per second, restored at row 10,000: the first row is due now, not 10,000 s after the start
+            DatagenShardReader reader = new DatagenShardReader("gen", 0, new FieldGenerator[0], -1, 1.0, 7, timer,
+                    10_000);
+            List<Long> positions = new ArrayList<>();
+            int n = reader.read(new ReaderOutput() {
+                @Override
+                public void emit(long position, Object[] fields) {
+                    positions.add(position);
+                }
+
+                @Override
+                public void emit(long position, Row row) {
+                    positions.add(position);
+                }
+
+                @Override
+                public void decodeError(long position, byte[] payload, Exception cause) {
+                    throw new AssertionError(cause);
+                }
+            }, 100);
+            assertEquals(1, n);
+            assertEquals(List.of(10_000L), positions);
+            reader.close();
+        } finally {
+            timer.shutdownNow();
+        }
     }
 
     private static void waitUntil(BooleanSupplier condition, String what) throws InterruptedException {
