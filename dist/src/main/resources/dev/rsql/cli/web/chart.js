@@ -18,8 +18,9 @@ const Chart = (() => {
       svg("text", { class: "axis", x: LEFT - 3, y: y(0) + 3, "text-anchor": "end" }, "0"),
       svg("text", { class: "axis", x: LEFT, y: H - 3 }, Math.round(windowMs / 60000) + " min ago"),
       svg("text", { class: "axis", x: W - RIGHT, y: H - 3, "text-anchor": "end" }, "now"));
-    if (times.length === 0) {
-      root.append(svg("text", { class: "axis", x: W / 2, y: H / 2, "text-anchor": "middle" }, "collecting samples…"));
+    if (times.length === 0 || known.length === 0) {
+      root.append(svg("text", { class: "axis", x: W / 2, y: H / 2, "text-anchor": "middle" },
+        times.length === 0 ? "collecting samples…" : "not known for these sources"));
     }
     for (const s of series) {
       const points = [];

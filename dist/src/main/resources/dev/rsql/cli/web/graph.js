@@ -3,7 +3,7 @@
 // past its deepest input; within a layer nodes are ordered by the mean position of their inputs, which keeps most
 // edges straight. Edges are curves from the right side of an input to the left side of its consumer.
 const Graph = (() => {
-  const NODE_W = 170, NODE_H = 46, GAP_X = 56, GAP_Y = 18, PAD = 8;
+  const NODE_W = 156, NODE_H = 46, GAP_X = 46, GAP_Y = 18, PAD = 8;
   const { svg } = Format;
   let drawn = 0;
 
@@ -13,9 +13,6 @@ const Graph = (() => {
     for (const n of nodes) {
       layer.set(n.id, n.inputs.reduce((l, i) => Math.max(l, (layer.get(i) ?? -1) + 1), 0));
     }
-    const last = Math.max(0, ...layer.values());
-    // sinks end the graph: all in the last column
-    for (const n of nodes) if (n.kind === "Sink") layer.set(n.id, last);
     const columns = [];
     for (const n of nodes) (columns[layer.get(n.id)] ??= []).push(n);
     const row = new Map();
@@ -46,7 +43,7 @@ const Graph = (() => {
   /** What a node's second line says: the table for sources and sinks, else the id. */
   function label(n) {
     const text = (n.kind === "Source" || n.kind === "Sink") ? n.detail.split(" ")[0] : n.id;
-    return text.length > 26 ? text.slice(0, 25) + "…" : text;
+    return text.length > 24 ? text.slice(0, 23) + "…" : text;
   }
 
   function draw(graph) {

@@ -55,14 +55,10 @@
     const windowMs = h.window;
     p.charts.replaceChildren(
       el("h3", {}, "Throughput and lag, last " + duration(windowMs)),
-      el("div", { class: "chart-row" }, el("div", { class: "chart" },
-        el("div", { class: "legend" }, el("span", { class: "series-in" }, "records read / s"),
-          el("span", { class: "series-out" }, "rows out / s")),
-        Chart.draw(h.t, [{ cls: "series-in", values: h.inPerSecond }, { cls: "series-out", values: h.outPerSecond }],
-          now, windowMs)),
-      el("div", { class: "chart" },
-        el("div", { class: "legend" }, el("span", { class: "series-lag" }, "lag (records not yet read)")),
-        Chart.draw(h.t, [{ cls: "series-lag", values: h.lag }], now, windowMs))));
+      el("div", { class: "chart-row" },
+        chart("records read / s", "series-in", h.t, h.inPerSecond, now, windowMs),
+        chart("rows out / s", "series-out", h.t, h.outPerSecond, now, windowMs),
+        chart("lag (records not yet read)", "series-lag", h.t, h.lag, now, windowMs)));
     const graphKey = JSON.stringify(job.graph);
     if (s.graphKey !== graphKey) {
       p.graph.replaceChildren(Graph.draw(job.graph));
@@ -74,6 +70,11 @@
     p.events.replaceChildren(events(job.events));
     p.dims.replaceChildren(job.dimensionTables.length === 0 ? "" : dimensionTables(job.dimensionTables, now));
     return s.root;
+  }
+
+  function chart(title, cls, times, values, now, windowMs) {
+    return el("div", { class: "chart" }, el("div", { class: "legend" }, el("span", { class: cls }, title)),
+      Chart.draw(times, [{ cls, values }], now, windowMs));
   }
 
   function tasksTable(tasks, now) {
