@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class HeadlessChromium implements AutoCloseable {
 
     static final String PACKAGE = "chromium";
-    private static final Duration TIMEOUT = Duration.ofSeconds(20);
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final List<String> NAMES = List.of("chromium", "chromium-browser", "google-chrome");
 
     private final Process process;

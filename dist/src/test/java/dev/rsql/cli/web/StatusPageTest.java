@@ -22,6 +22,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -43,13 +44,20 @@ class StatusPageTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
     private static final String JOB = "clicks/per_user";
-    /** An unbounded, slow source, so the job keeps running, through a keyed aggregation (an exchange) into a sink. */
+    /**
+     * An unbounded, slow source, so the job keeps running, through a keyed aggregation (an exchange) into a sink; and a
+     * file with a bad record its table skips.
+     */
     private static final String SCRIPT = """
             CREATE TABLE clicks (user_id INT, url STRING) WITH ('connector' = 'datagen', 'rows-per-second' = '200',
               'fields.user_id.min' = '1', 'fields.user_id.max' = '20', 'seed' = '7');
             CREATE TABLE per_user (user_id INT, clicks BIGINT, PRIMARY KEY (user_id) NOT ENFORCED)
               WITH ('connector' = 'blackhole');
             INSERT INTO per_user SELECT user_id, COUNT(*) FROM clicks WHERE url IS NOT NULL GROUP BY user_id;
+            CREATE TABLE users (id INT, name STRING) WITH ('connector' = 'file', 'path' = '%s', 'format' = 'json',
+              'scan.error-policy' = 'skip');
+            CREATE TABLE names (id INT, name STRING) WITH ('connector' = 'blackhole');
+            INSERT INTO names SELECT id, name FROM users;
             """;
 
     @TempDir
@@ -63,8 +71,11 @@ class StatusPageTest {
     void startJobAndPage() throws Exception {
         Options config = new Options(Map.of("checkpoint.interval", "300ms", "worker.threads", "2",
                 "state.dir", dir.resolve("state").toString()));
+        Path users = dir.resolve("users.jsonl");
+        Files.writeString(users, "{\"id\": 1, \"name\": \"a\"}\n{\"id\": 2 \"name\": \"b\"}\n");
         ClassLoader loader = StatusPageTest.class.getClassLoader();
-        JobGraph graph = new ScriptPlanner(new PlannerContext(config, loader, n -> null)).plan(JOB, SCRIPT).graph();
+        JobGraph graph = new ScriptPlanner(new PlannerContext(config, loader, n -> null)).plan(JOB, SCRIPT.formatted(users))
+                .graph();
         job = Job.create(graph, new EngineContext(config, loader));
         ProcessJobs jobs = new ProcessJobs();
         jobs.add(JOB, job);
@@ -164,6 +175,9 @@ class StatusPageTest {
             awaitValue(chromium, "a throughput line", section + ".querySelectorAll('polyline.series-in').length > 0", true);
             awaitValue(chromium, "the task rows", section + ".querySelectorAll('tr[data-task]').length === "
                     + job.status().tasks.size(), true);
+            // the bad record of the file, among the recent events
+            awaitValue(chromium, "the skipped record reported", section
+                    + ".querySelector('.events .kind-skipped')?.parentElement.textContent.includes('users#')", true);
             assertEquals(List.of(), chromium.problems());
 
             // and the browser does report what the page would do wrong
