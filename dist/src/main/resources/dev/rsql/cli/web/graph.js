@@ -46,10 +46,11 @@ const Graph = (() => {
     return text.length > 24 ? text.slice(0, 23) + "…" : text;
   }
 
-  function draw(graph) {
+  function draw(graph, title) {
     const { place, width, height } = layout(graph.nodes);
     const arrow = "rsql-arrow-" + (++drawn);
-    const root = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, class: "operator-graph" },
+    const root = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, class: "operator-graph",
+      role: "img", "aria-label": title },
       svg("defs", {}, svg("marker", { id: arrow, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7,
         markerHeight: 7, orient: "auto-start-reverse" }, svg("path", { class: "arrow", d: "M0,0 L10,5 L0,10 z" }))));
     for (const n of graph.nodes) {
@@ -77,13 +78,22 @@ const Graph = (() => {
     return root;
   }
 
-  /** Shows under each node where tasks start the records they read (from the tasks' node ids). */
+  /**
+   * Shows under each node where tasks start the records they read (from the tasks' node ids), and marks the node
+   * while one of those tasks is stuck or failed.
+   */
   function updateCounts(root, tasks) {
     const read = new Map();
-    for (const t of tasks) if (t.node) read.set(t.node, (read.get(t.node) ?? 0) + t.recordsIn);
+    const troubled = new Set();
+    for (const t of tasks) {
+      if (!t.node) continue;
+      read.set(t.node, (read.get(t.node) ?? 0) + t.recordsIn);
+      if (t.state === "STUCK" || t.state === "FAILED") troubled.add(t.node);
+    }
     for (const g of root.querySelectorAll("g.op")) {
       const n = read.get(g.dataset.node);
       g.querySelector("text.count").textContent = n === undefined ? "" : Format.number(n) + " read";
+      g.classList.toggle("troubled", troubled.has(g.dataset.node));
     }
   }
 

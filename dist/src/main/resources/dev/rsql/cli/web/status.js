@@ -61,7 +61,7 @@
         chart("lag (records not yet read)", "series-lag", h.t, h.lag, now, windowMs)));
     const graphKey = JSON.stringify(job.graph);
     if (s.graphKey !== graphKey) {
-      p.graph.replaceChildren(Graph.draw(job.graph));
+      p.graph.replaceChildren(Graph.draw(job.graph, "operator graph of " + job.name));
       s.graphKey = graphKey;
     }
     Graph.updateCounts(p.graph, job.tasks);
