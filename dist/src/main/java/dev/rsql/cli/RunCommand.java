@@ -1,5 +1,8 @@
 package dev.rsql.cli;
 
+import dev.rsql.cli.http.HttpEndpoint;
+import dev.rsql.cli.http.ProcessJobs;
+import dev.rsql.cli.web.StatusPage;
 import dev.rsql.planner.PlannedJob;
 import dev.rsql.planner.PlannerContext;
 import dev.rsql.planner.ScriptPlanner;
@@ -22,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -86,6 +90,7 @@ final class RunCommand implements Callable<Integer> {
         planned.warnings().forEach(w -> LOG.warn("job={} {}", arg.jobName, w));
         EngineContext engine = new EngineContext(options, classLoader);
         Job job;
+        Optional<HttpEndpoint> http;
         try {
             boolean distributed = Job.isDistributed(planned.graph(), engine);
             if (instance != null && !distributed) {
@@ -101,6 +106,7 @@ final class RunCommand implements Callable<Integer> {
                 LOG.info("job={} starts from scratch: {} checkpoints deleted", arg.jobName, deleted);
             }
             job = new RestartingJob(planned.graph(), engine);
+            http = HttpEndpoint.fromSettings(options);
         } catch (RuntimeException e) {
             System.err.println("ERROR  job " + arg.jobName + " cannot start: " + e.getMessage());
             LOG.error("job={} cannot start: {}", arg.jobName, e.getMessage());
@@ -123,6 +129,13 @@ final class RunCommand implements Callable<Integer> {
         });
         startingStatus.scheduleWithFixedDelay(() -> writeStatus(job, statusFile, pid, stopTimeout.toMillis()),
                 STATUS_INTERVAL.toMillis(), STATUS_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        ProcessJobs processJobs = new ProcessJobs();
+        processJobs.add(arg.jobName, job);
+        StatusPage statusPage = new StatusPage(processJobs);
+        http.ifPresent(h -> {
+            statusPage.registerOn(h);
+            h.start();
+        });
         try {
             job.start();
         } catch (StateConflictException | ConfigException e) {
@@ -141,6 +154,8 @@ final class RunCommand implements Callable<Integer> {
             startingStatus.shutdownNow();
         }
         stop.awaitEnd(STATUS_INTERVAL);
+        http.ifPresent(HttpEndpoint::close);
+        statusPage.close();
         if (job.failure() != null) {
             System.err.println("ERROR  job " + arg.jobName + " failed: " + job.failure().getMessage());
             return 1;

@@ -1,0 +1,136 @@
+package dev.rsql.cli.web;
+
+import com.alibaba.fastjson2.JSONArray;
+import com.alibaba.fastjson2.JSONObject;
+import dev.rsql.runtime.exec.Job;
+import dev.rsql.runtime.exec.JobStatus;
+import dev.rsql.runtime.exec.TaskStatus;
+import dev.rsql.runtime.graph.GraphNode;
+import dev.rsql.runtime.graph.JobGraph;
+import dev.rsql.runtime.lookup.DimensionTableStatus;
+
+/**
+ * What {@code /ui/api/jobs} answers: per job its status, tasks, operator graph and history. Objects with named
+ * members, so more figures can be added without breaking the page; the history is columnar (one array per series,
+ * aligned with {@code t}).
+ */
+final class StatusJson {
+
+    private StatusJson() {
+    }
+
+    static JSONObject job(String name, Job job, JobStatus status, JobHistory.Snapshot history) {
+        JSONObject o = new JSONObject();
+        o.put("name", name);
+        o.put("instance", status.instance);
+        o.put("state", status.state.name());
+        o.put("started", status.startedMillis);
+        o.put("updated", status.updatedMillis);
+        TaskNodes taskNodes = new TaskNodes(job.graph());
+        o.put("recordsRead", taskNodes.recordsRead(status));
+        o.put("recordsIn", status.recordsIn());
+        o.put("rowsOut", status.rowsOut());
+        o.put("skipped", status.tasks.stream().mapToLong(t -> t.skipped).sum());
+        o.put("lag", JobHistory.lagOf(status));
+        o.put("error", status.error);
+        o.put("restarts", status.restarts);
+        o.put("restartCause", status.restartCause);
+        JSONArray tasks = new JSONArray();
+        for (TaskStatus t : status.tasks) {
+            tasks.add(task(t, taskNodes));
+        }
+        o.put("tasks", tasks);
+        JSONArray dims = new JSONArray();
+        for (DimensionTableStatus d : status.dimensionTables) {
+            JSONObject dj = new JSONObject();
+            dj.put("table", d.table());
+            dj.put("rows", d.rows());
+            dj.put("bytes", d.bytes());
+            dj.put("loads", d.loads());
+            dj.put("loadingRows", d.loadingRows());
+            dj.put("loaded", d.loadedMillis());
+            dj.put("loadMillis", d.loadMillis());
+            dj.put("lastError", d.lastError());
+            dims.add(dj);
+        }
+        o.put("dimensionTables", dims);
+        o.put("checkpoints", checkpoints(status, history));
+        o.put("history", history(history));
+        o.put("events", events(history));
+        o.put("graph", graph(job.graph()));
+        return o;
+    }
+
+    private static JSONObject task(TaskStatus t, TaskNodes taskNodes) {
+        JSONObject o = new JSONObject();
+        o.put("id", t.id);
+        GraphNode node = taskNodes.of(t.id);
+        o.put("node", node == null ? null : node.id());
+        o.put("shard", t.shard);
+        o.put("state", t.state.name());
+        o.put("recordsIn", t.recordsIn);
+        o.put("rowsOut", t.rowsOut);
+        o.put("skipped", t.skipped);
+        o.put("lag", t.lag);
+        o.put("lastCheckpoint", t.lastCheckpointMillis);
+        o.put("error", t.error);
+        if (t.stuck != null) {
+            JSONObject stuck = new JSONObject();
+            stuck.put("since", t.stuck.sinceMillis);
+            stuck.put("position", t.stuck.position);
+            stuck.put("function", t.stuck.function);
+            o.put("stuck", stuck);
+        }
+        return o;
+    }
+
+    private static JSONObject checkpoints(JobStatus status, JobHistory.Snapshot history) {
+        JSONObject o = new JSONObject();
+        o.put("last", JobHistory.lastCheckpoint(status));
+        o.put("recent", new JSONArray(history.checkpoints()));
+        return o;
+    }
+
+    private static JSONObject history(JobHistory.Snapshot h) {
+        JSONObject o = new JSONObject();
+        o.put("interval", h.intervalMillis());
+        o.put("window", h.windowMillis());
+        o.put("t", h.times());
+        o.put("inPerSecond", h.inPerSecond());
+        o.put("outPerSecond", h.outPerSecond());
+        o.put("lag", h.lag());
+        return o;
+    }
+
+    private static JSONArray events(JobHistory.Snapshot h) {
+        JSONArray list = new JSONArray();
+        for (JobHistory.Event e : h.events()) {
+            JSONObject o = new JSONObject();
+            o.put("t", e.millis());
+            o.put("kind", e.kind());
+            o.put("task", e.task());
+            o.put("message", e.message());
+            list.add(o);
+        }
+        return list;
+    }
+
+    private static JSONObject graph(JobGraph graph) {
+        JSONArray nodes = new JSONArray();
+        for (GraphNode n : graph.nodes()) {
+            JSONObject o = new JSONObject();
+            o.put("id", n.id());
+            o.put("kind", n.kind());
+            o.put("detail", n.describe());
+            o.put("stateful", n.keepsState());
+            o.put("updates", n.producesUpdates());
+            JSONArray inputs = new JSONArray();
+            n.inputs().forEach(in -> inputs.add(in.id()));
+            o.put("inputs", inputs);
+            nodes.add(o);
+        }
+        JSONObject o = new JSONObject();
+        o.put("nodes", nodes);
+        return o;
+    }
+}
