@@ -1,0 +1,227 @@
+package dev.rsql.sdk;
+
+import dev.rsql.runtime.data.Row;
+import dev.rsql.runtime.testing.Await;
+import dev.rsql.runtime.testing.CollectSinkFactory;
+import dev.rsql.runtime.testing.ValuesSourceFactory;
+import org.apache.flink.table.functions.ScalarFunction;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** An application embedding the engine: several jobs, their handles and listeners, functions passed as objects. */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+class RsqlEngineTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @TempDir
+    Path dir;
+
+    private RsqlEngine engine(Map<String, Object> functions) {
+        RsqlEngine.Builder b = RsqlEngine.builder().settings(Map.of("state.dir", dir.resolve("state").toString(),
+                "checkpoint.interval", "200ms", "worker.threads", "2"));
+        functions.forEach(b::function);
+        return b.build();
+    }
+
+    /** A job reading an unbounded values source {@code in} and writing {@code select} to collect sink {@code out}. */
+    private static String script(String in, String out, String select) {
+        return "CREATE TABLE s (v BIGINT) WITH (type = 'values', bounded = 'false', id = '" + in + "');\n"
+                + "CREATE TABLE o (v BIGINT) WITH (type = 'collect', id = '" + out + "');\n"
+                + "INSERT INTO o " + select + ";\n";
+    }
+
+    private static String source() {
+        String id = "in-" + UUID.randomUUID();
+        ValuesSourceFactory.register(id, List.of());
+        return id;
+    }
+
+    private static void append(String id, long from, long to) {
+        ValuesSourceFactory.append(id, 0, LongStream.range(from, to).mapToObj(v -> "{\"v\":" + v + "}")
+                .toArray(String[]::new));
+    }
+
+    private static List<Long> values(String sink) {
+        return CollectSinkFactory.rows(sink).stream().map(r -> ((Number) r.get(0)).longValue()).sorted()
+                .collect(Collectors.toList());
+    }
+
+    private static List<Long> range(long from, long to, long factor) {
+        return LongStream.range(from, to).map(v -> v * factor).boxed().collect(Collectors.toList());
+    }
+
+    private static void awaitValues(String sink, List<Long> expected) {
+        Await.until(() -> sink + " to hold " + expected + ", has " + values(sink), WAIT,
+                () -> values(sink).equals(expected));
+    }
+
+    @Test
+    void twoScriptsRunAndStoppingOneLeavesTheOtherRunning() {
+        String inA = source();
+        String inB = source();
+        String outA = inA + "-out";
+        String outB = inB + "-out";
+        try (RsqlEngine engine = engine(Map.of())) {
+            RsqlJob a = engine.submit("a", script(inA, outA, "SELECT v * 2 FROM s"));
+            RsqlJob b = engine.submit("b", script(inB, outB, "SELECT v * 3 FROM s"));
+            assertEquals(List.of("a", "b"), engine.jobs().stream().map(RsqlJob::name).collect(Collectors.toList()));
+            append(inA, 0, 50);
+            append(inB, 0, 50);
+            awaitValues(outA, range(0, 50, 2));
+            awaitValues(outB, range(0, 50, 3));
+            assertEquals(RsqlJob.State.RUNNING, a.status().state());
+            assertEquals(50, a.metrics().recordsIn());
+
+            a.stop();
+            assertEquals(RsqlJob.State.STOPPED, a.state());
+            assertThrows(IllegalStateException.class, () -> engine.submit("b", script(inB, outB, "SELECT v FROM s")),
+                    "a running job's name is taken");
+            append(inA, 50, 100);
+            append(inB, 50, 100);
+            awaitValues(outB, range(0, 100, 3));
+            assertEquals(RsqlJob.State.RUNNING, b.state());
+            assertEquals(range(0, 50, 2), values(outA), "the stopped job wrote nothing more");
+
+            // Once stopped, its name is free again.
+            RsqlJob again = engine.submit("a", script(inA, outA + "-2", "SELECT v * 2 FROM s"));
+            Await.until("the resubmitted job reads", WAIT, () -> values(outA + "-2").containsAll(range(50, 100, 2)));
+            assertEquals(again, engine.job("a").orElseThrow());
+        }
+    }
+
+    @Test
+    void aBadScriptIsRefusedWithItsPositionAndNothingStarts() {
+        try (RsqlEngine engine = engine(Map.of())) {
+            ScriptException e = assertThrows(ScriptException.class, () -> engine.submit("bad",
+                    "CREATE TABLE s (v BIGINT) WITH (type = 'values', id = 'none');\n"
+                            + "CREATE TABLE o (v BIGINT) WITH (type = 'collect');\n"
+                            + "INSERT INTO o SELECT nope FROM s;\n"));
+            assertEquals(3, e.line());
+            assertEquals(22, e.column());
+            assertTrue(e.getMessage().startsWith("line 3, column 22: ") && e.getMessage().contains("nope"),
+                    e.getMessage());
+            assertTrue(engine.jobs().isEmpty());
+            assertTrue(engine.job("bad").isEmpty());
+            assertThrows(ScriptException.class, () -> engine.check("bad", "INSERT INTO"));
+        }
+    }
+
+    /** A Flink scalar function with a constructor argument: only an object can carry it. */
+    public static class Scale extends ScalarFunction {
+        private final long factor;
+
+        public Scale(long factor) {
+            this.factor = factor;
+        }
+
+        public long eval(long v) {
+            return v * factor;
+        }
+    }
+
+    /** A bean function (rsqldb's style), not serializable: shared by the tasks. */
+    public static class Offset {
+        private final long offset;
+
+        public Offset(long offset) {
+            this.offset = offset;
+        }
+
+        public long eval(long v) {
+            return v + offset;
+        }
+    }
+
+    @Test
+    void functionsPassedAsObjectsAreCalledWithoutCreateFunction() {
+        String in = source();
+        String out = in + "-out";
+        try (RsqlEngine engine = engine(Map.of("scale", new Scale(10), "triple", new Scale(3),
+                "plus_seven", new Offset(7)))) {
+            RsqlJob job = engine.submit("udf", script(in, out, "SELECT scale(v) + triple(v) + plus_seven(v) FROM s"));
+            assertTrue(engine.explain("udf", script(in, out, "SELECT scale(v) FROM s")).contains("scale"));
+            append(in, 0, 20);
+            awaitValues(out, LongStream.range(0, 20).map(v -> v * 10 + v * 3 + v + 7).boxed()
+                    .collect(Collectors.toList()));
+            assertEquals(RsqlJob.State.RUNNING, job.state());
+        }
+    }
+
+    /** Fails on one value: a function's error ends its job. */
+    public static class Fragile extends ScalarFunction {
+        public long eval(long v) {
+            if (v == 13) {
+                throw new IllegalArgumentException("unlucky " + v);
+            }
+            return v;
+        }
+    }
+
+    @Test
+    void aFailingJobTellsTheListenersAndLeavesTheOtherJobRunning() {
+        String inF = source();
+        String inS = source();
+        String outS = inS + "-out";
+        Queue<String> events = new ConcurrentLinkedQueue<>();
+        List<String> ownEvents = new ArrayList<>();
+        try (RsqlEngine engine = engine(Map.of("fragile", new Fragile()))) {
+            engine.addListener(new JobListener() {
+                @Override
+                public void onStateChange(RsqlJob job, RsqlJob.State from, RsqlJob.State to) {
+                    events.add(job.name() + ":" + from + "->" + to);
+                }
+
+                @Override
+                public void onFailure(RsqlJob job, Throwable cause) {
+                    events.add(job.name() + " failed: " + cause.getMessage());
+                }
+            });
+            RsqlJob fragile = engine.submit("fragile", script(inF, inF + "-out", "SELECT fragile(v) FROM s"));
+            RsqlJob steady = engine.submit("steady", script(inS, outS, "SELECT v FROM s"));
+            fragile.addListener(new JobListener() {
+                @Override
+                public void onFailure(RsqlJob job, Throwable cause) {
+                    synchronized (ownEvents) {
+                        ownEvents.add(job.name());
+                    }
+                }
+            });
+            Await.until("both running", WAIT, () -> events.containsAll(List.of("fragile:CREATED->RUNNING",
+                    "steady:CREATED->RUNNING")));
+            append(inF, 10, 20);
+            assertTrue(fragile.awaitTermination(WAIT));
+            assertEquals(RsqlJob.State.FAILED, fragile.state());
+            Await.until(() -> "the failure reported, events " + events, WAIT,
+                    () -> events.stream().anyMatch(e -> e.startsWith("fragile failed: ") && e.contains("unlucky 13")));
+            assertTrue(events.contains("fragile:RUNNING->FAILED"), events.toString());
+            assertTrue(fragile.status().error().contains("unlucky 13"), fragile.status().error());
+            synchronized (ownEvents) {
+                assertEquals(List.of("fragile"), ownEvents);
+            }
+
+            append(inS, 0, 30);
+            awaitValues(outS, range(0, 30, 1));
+            assertEquals(RsqlJob.State.RUNNING, steady.state());
+            assertTrue(events.stream().noneMatch(e -> e.startsWith("steady failed")), events.toString());
+        }
+        assertTrue(events.contains("steady:RUNNING->STOPPED"), "close() stopped the other job: " + events);
+    }
+}
