@@ -167,6 +167,53 @@ class JobServerTest {
                 .getString("state"));
     }
 
+    private static String counts(String in, String out, String columns, String select) {
+        return "CREATE TABLE s (k VARCHAR, v BIGINT) WITH (type = 'values', bounded = 'false', id = '" + in + "');\n"
+                + "CREATE TABLE o (k VARCHAR, " + columns + ", PRIMARY KEY (k) NOT ENFORCED)"
+                + " WITH (type = 'collect', id = '" + out + "');\n"
+                + "INSERT INTO o SELECT k, " + select + " FROM s GROUP BY k;\n";
+    }
+
+    /** Per key the last count written. */
+    private static Map<String, Long> latestCounts(String sink) {
+        Map<String, Long> last = new java.util.TreeMap<>();
+        CollectSinkFactory.rows(sink).forEach(r -> last.put((String) r.get(0), ((Number) r.get(1)).longValue()));
+        return last;
+    }
+
+    private static void appendKeyed(String id, int from, int to) {
+        ValuesSourceFactory.append(id, 0, java.util.stream.IntStream.range(from, to)
+                .mapToObj(i -> "{\"k\":\"" + (i % 2 == 0 ? "a" : "b") + "\",\"v\":" + i + "}").toArray(String[]::new));
+    }
+
+    @Test
+    void aNewVersionWhoseStateDoesNotFitLeavesThePreviousOneRunningFromItsCheckpoint() throws Exception {
+        String in = source();
+        String out = in + "-counts";
+        write("counts", counts(in, out, "c BIGINT", "COUNT(*)"));
+        Await.until("the job runs", WAIT, () -> server.processJobs().list().size() == 1);
+        appendKeyed(in, 0, 10);
+        Await.until(() -> "the first counts, have " + latestCounts(out), WAIT,
+                () -> latestCounts(out).equals(Map.of("a", 5L, "b", 5L)));
+
+        // the aggregate changes: its state would not fit, so the previous version resumes
+        write("counts", counts(in, out + "-2", "c BIGINT, total BIGINT", "COUNT(*), SUM(v)"));
+        Await.until("the conflict reported", WAIT, () -> {
+            JSONObject j = job("counts");
+            return j != null && j.getString("scriptError") != null;
+        });
+        JSONObject status = job("counts");
+        assertTrue(status.getString("scriptError").contains("bin/rsql reset counts"), status.toJSONString());
+        Await.until("the previous version runs again", WAIT, () -> "RUNNING".equals(job("counts").getString("state")));
+        appendKeyed(in, 10, 30);
+        Await.until(() -> "the counts continued from the checkpoint, have " + latestCounts(out), WAIT,
+                () -> latestCounts(out).equals(Map.of("a", 15L, "b", 15L)));
+        assertTrue(CollectSinkFactory.rows(out + "-2").isEmpty(), "the new version did not run");
+        String log = Files.readString(home.resolve("log").resolve("counts.log"));
+        assertTrue(log.contains("the new version of jobs/counts.sql is not started")
+                && log.contains("the previous version runs again"), log);
+    }
+
     @Test
     void restApiAndCommandLineAgainstTheServer() throws Exception {
         String in = source();
