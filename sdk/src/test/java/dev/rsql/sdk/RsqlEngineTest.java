@@ -1,9 +1,9 @@
 package dev.rsql.sdk;
 
-import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.testing.Await;
 import dev.rsql.runtime.testing.CollectSinkFactory;
 import dev.rsql.runtime.testing.ValuesSourceFactory;
+import org.apache.flink.table.functions.AggregateFunction;
 import org.apache.flink.table.functions.ScalarFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Random;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -163,6 +165,66 @@ class RsqlEngineTest {
                     .collect(Collectors.toList()));
             assertEquals(RsqlJob.State.RUNNING, job.state());
         }
+    }
+
+    /** The accumulator of {@link WeightedSum}. */
+    public static class SumAcc {
+        public long total;
+    }
+
+    /** A Flink aggregate function whose weight only an object can carry. */
+    public static class WeightedSum extends AggregateFunction<Long, SumAcc> {
+        private final long weight;
+
+        public WeightedSum(long weight) {
+            this.weight = weight;
+        }
+
+        @Override
+        public SumAcc createAccumulator() {
+            return new SumAcc();
+        }
+
+        public void accumulate(SumAcc acc, long v) {
+            acc.total += v * weight;
+        }
+
+        @Override
+        public Long getValue(SumAcc acc) {
+            return acc.total;
+        }
+    }
+
+    @Test
+    void anAggregateFunctionPassedAsAnObjectKeepsItsState() {
+        String in = "agg-" + UUID.randomUUID();
+        String out = in + "-out";
+        ValuesSourceFactory.register(in, List.of());
+        try (RsqlEngine engine = engine(Map.of("weighted", new WeightedSum(100)))) {
+            engine.submit("agg", "CREATE TABLE s (k VARCHAR, v BIGINT) WITH (type = 'values', bounded = 'false',"
+                    + " id = '" + in + "');\n"
+                    + "CREATE TABLE o (k VARCHAR, w BIGINT, PRIMARY KEY (k) NOT ENFORCED) WITH (type = 'collect',"
+                    + " id = '" + out + "');\n"
+                    + "INSERT INTO o SELECT k, weighted(v) FROM s GROUP BY k;\n");
+            Map<String, Long> expected = new TreeMap<>();
+            Random random = new Random(7);
+            List<String> payloads = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                String k = "k" + random.nextInt(5);
+                long v = random.nextInt(50);
+                expected.merge(k, v * 100, Long::sum);
+                payloads.add("{\"k\":\"" + k + "\",\"v\":" + v + "}");
+            }
+            ValuesSourceFactory.append(in, 0, payloads.toArray(String[]::new));
+            Await.until(() -> "the weighted sums " + expected + ", have " + latest(out), WAIT,
+                    () -> latest(out).equals(expected));
+        }
+    }
+
+    private static Map<String, Long> latest(String sink) {
+        Map<String, Long> last = new TreeMap<>();
+        CollectSinkFactory.rows(sink).forEach(r -> last.put((String) r.get(0), ((Number) r.get(1)).longValue()));
+        return last;
     }
 
     /** Fails on one value: a function's error ends its job. */
