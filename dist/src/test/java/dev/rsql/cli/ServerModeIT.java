@@ -51,33 +51,33 @@ class ServerModeIT {
     void theServerRunsJobsFromJobsAndTheCommandLineDrivesIt() throws Exception {
         Files.writeString(home.resolve("jobs/ticker.sql"), ticker("T"));
         DistributionIT.Result start = exec(home, 120, "bin/start.sh", "--server");
-        assertEquals(0, start.code, start.output);
-        assertTrue(start.output.contains("started the server"), start.output);
+        assertEquals(0, start.code(), start.output());
+        assertTrue(start.output().contains("started the server"), start.output());
         Await.until("the job's rows in its own log", Duration.ofSeconds(60),
                 () -> read(home.resolve("log/ticker.log")).contains("T> +I[5]"));
 
         DistributionIT.Result list = exec(home, 60, "bin/rsql", "list");
-        assertEquals(0, list.code, list.output);
-        assertTrue(list.output.contains("ticker") && list.output.contains("RUNNING"), list.output);
+        assertEquals(0, list.code(), list.output());
+        assertTrue(list.output().contains("ticker") && list.output().contains("RUNNING"), list.output());
         DistributionIT.Result status = exec(home, 60, "bin/rsql", "status");
-        assertTrue(status.output.contains("ticker") && status.output.contains("RUNNING"), status.output);
+        assertTrue(status.output().contains("ticker") && status.output().contains("RUNNING"), status.output());
 
         Path other = home.resolve("other.sql");
         Files.writeString(other, ticker("O"));
         DistributionIT.Result submit = exec(home, 120, "bin/rsql", "submit", other.toString());
-        assertEquals(0, submit.code, submit.output);
+        assertEquals(0, submit.code(), submit.output());
         assertTrue(Files.exists(home.resolve("jobs/other.sql")));
         Await.until("the submitted job's rows", Duration.ofSeconds(60),
                 () -> read(home.resolve("log/other.log")).contains("O> +I[5]"));
         assertFalse(read(home.resolve("log/other.log")).contains("T> "), "each job has its own log");
 
         DistributionIT.Result stop = exec(home, 120, "bin/rsql", "stop", "ticker");
-        assertEquals(0, stop.code, stop.output);
-        assertEquals(1, exec(home, 60, "bin/rsql", "stop", "ticker").code, "no longer running");
+        assertEquals(0, stop.code(), stop.output());
+        assertEquals(1, exec(home, 60, "bin/rsql", "stop", "ticker").code(), "no longer running");
 
         DistributionIT.Result stopServer = exec(home, 180, "bin/stop.sh", "--server");
-        assertEquals(0, stopServer.code, stopServer.output);
-        assertTrue(stopServer.output.contains("stopped server"), stopServer.output);
+        assertEquals(0, stopServer.code(), stopServer.output());
+        assertTrue(stopServer.output().contains("stopped server"), stopServer.output());
         assertFalse(Files.exists(home.resolve("run/server.json")));
         assertTrue(read(home.resolve("run/other.status.json")).contains("\"state\":\"STOPPED\""),
                 read(home.resolve("run/other.status.json")));

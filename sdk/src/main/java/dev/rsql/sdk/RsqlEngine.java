@@ -181,8 +181,14 @@ public final class RsqlEngine implements AutoCloseable {
                 break;
             }
         }
-        notifyListeners();
-        events.shutdownNow();
+        // the last changes (to STOPPED) reach the listeners on the event thread, as every other change does
+        events.execute(this::notifyListeners);
+        events.shutdown();
+        try {
+            events.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         functionKeys.forEach(FunctionObjects::release);
     }
 

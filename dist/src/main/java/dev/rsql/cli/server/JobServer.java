@@ -47,6 +47,9 @@ import java.util.concurrent.TimeUnit;
 public final class JobServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(JobServer.class);
+    /** The names of scripts under jobs/ (at most one directory deep). */
+    private static final java.util.regex.Pattern JOB_NAME =
+            java.util.regex.Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)?");
 
     private final EngineHome home;
     private final RsqlEngine engine;
@@ -236,6 +239,10 @@ public final class JobServer implements AutoCloseable {
      * there. A script that fails check is refused ({@link ScriptException}) and the file is left alone.
      */
     public JSONObject submit(String name, String text) {
+        if (!JOB_NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("a job name is a name or ns/name of letters, digits, '_', '-' and"
+                    + " '.', as scripts under jobs/ are named; got '" + name + "'");
+        }
         return call(() -> {
             engine.check(name, text);
             Path file = home.script(name);
