@@ -8,6 +8,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -49,7 +51,7 @@ final class ServerCommand implements Callable<Integer> {
         RsqlServer server;
         try {
             server = RsqlServer.start(home, config, home.extClassLoader(getClass().getClassLoader()));
-        } catch (ConfigException e) {
+        } catch (ConfigException | IOException | UncheckedIOException e) {
             System.err.println("ERROR  the server cannot start: " + e.getMessage());
             LOG.error("server cannot start: {}", e.getMessage());
             return 1;

@@ -132,7 +132,12 @@ public final class JobServer implements AutoCloseable {
                 served.remove(s.name);
             }
         }
-        served.values().forEach(this::writeStatus);
+        for (ServedJob s : served.values()) {
+            writeStatus(s);
+            if (s.job != null && s.job.state().isFinal()) {
+                processJobs.remove(s.name, s.job.runtimeJob());     // ended by itself: finished or failed
+            }
+        }
     }
 
     private static String read(Path file) {

@@ -196,6 +196,21 @@ class JobServerTest {
         Await.until(() -> "the first counts, have " + latestCounts(out), WAIT,
                 () -> latestCounts(out).equals(Map.of("a", 5L, "b", 5L)));
 
+        // a statement added: the new version resumes from the checkpoint of the old, its counts go on
+        String copy = in + "-copy";
+        long firstStarted = job("counts").getLongValue("started");
+        write("counts", counts(in, out, "c BIGINT", "COUNT(*)") + "CREATE TABLE c (v BIGINT) WITH (type = 'collect',"
+                + " id = '" + copy + "');\nINSERT INTO c SELECT v FROM s;\n");
+        Await.until("the new version runs", WAIT, () -> {
+            JSONObject j = job("counts");
+            return j != null && j.getLongValue("started") != firstStarted && "RUNNING".equals(j.getString("state"));
+        });
+        appendKeyed(in, 10, 14);
+        Await.until(() -> "the counts went on, have " + latestCounts(out), WAIT,
+                () -> latestCounts(out).equals(Map.of("a", 7L, "b", 7L)));
+        Await.until(() -> "the new statement's rows, have " + values(copy), WAIT,
+                () -> values(copy).equals(List.of(10L, 11L, 12L, 13L)));
+
         // the aggregate changes: its state would not fit, so the previous version resumes
         write("counts", counts(in, out + "-2", "c BIGINT, total BIGINT", "COUNT(*), SUM(v)"));
         Await.until("the conflict reported", WAIT, () -> {
@@ -205,7 +220,7 @@ class JobServerTest {
         JSONObject status = job("counts");
         assertTrue(status.getString("scriptError").contains("bin/rsql reset counts"), status.toJSONString());
         Await.until("the previous version runs again", WAIT, () -> "RUNNING".equals(job("counts").getString("state")));
-        appendKeyed(in, 10, 30);
+        appendKeyed(in, 14, 30);
         Await.until(() -> "the counts continued from the checkpoint, have " + latestCounts(out), WAIT,
                 () -> latestCounts(out).equals(Map.of("a", 15L, "b", 15L)));
         assertTrue(CollectSinkFactory.rows(out + "-2").isEmpty(), "the new version did not run");
