@@ -5,6 +5,7 @@ import dev.rsql.runtime.testing.CollectSinkFactory;
 import dev.rsql.runtime.testing.ValuesSourceFactory;
 import org.apache.flink.table.functions.AggregateFunction;
 import org.apache.flink.table.functions.ScalarFunction;
+import org.apache.flink.table.functions.TableFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -225,6 +226,37 @@ class RsqlEngineTest {
         Map<String, Long> last = new TreeMap<>();
         CollectSinkFactory.rows(sink).forEach(r -> last.put((String) r.get(0), ((Number) r.get(1)).longValue()));
         return last;
+    }
+
+    /** A Flink table function splitting on a separator given to its constructor. */
+    public static class Split extends TableFunction<String> {
+        private final String separator;
+
+        public Split(String separator) {
+            this.separator = separator;
+        }
+
+        public void eval(String text) {
+            for (String part : text.split(java.util.regex.Pattern.quote(separator))) {
+                collect(part);
+            }
+        }
+    }
+
+    @Test
+    void aTableFunctionPassedAsAnObjectEmitsRows() {
+        String in = "split-" + UUID.randomUUID();
+        String out = in + "-out";
+        ValuesSourceFactory.register(in, List.of("{\"t\":\"a;b;c\"}", "{\"t\":\"d\"}"));
+        try (RsqlEngine engine = engine(Map.of("split_on", new Split(";")))) {
+            RsqlJob job = engine.submit("split", "CREATE TABLE s (t VARCHAR) WITH (type = 'values', id = '" + in
+                    + "');\nCREATE TABLE o (w VARCHAR) WITH (type = 'collect', id = '" + out + "');\n"
+                    + "INSERT INTO o SELECT w FROM s, LATERAL TABLE(split_on(t)) AS T(w);\n");
+            assertTrue(job.awaitTermination(WAIT), "a bounded job finishes");
+            assertEquals(RsqlJob.State.FINISHED, job.state());
+            assertEquals(List.of("a", "b", "c", "d"), CollectSinkFactory.rows(out).stream()
+                    .map(r -> (String) r.get(0)).sorted().collect(Collectors.toList()));
+        }
     }
 
     /** Fails on one value: a function's error ends its job. */
