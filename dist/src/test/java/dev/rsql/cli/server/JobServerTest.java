@@ -229,6 +229,36 @@ class JobServerTest {
                 && log.contains("the previous version runs again"), log);
     }
 
+    /** Fails on one value: a function's error ends its job. */
+    public static class Fragile extends org.apache.flink.table.functions.ScalarFunction {
+        public long eval(long v) {
+            if (v == 13) {
+                throw new IllegalArgumentException("unlucky " + v);
+            }
+            return v;
+        }
+    }
+
+    @Test
+    void aFailingJobLeavesTheOthersRunning() throws Exception {
+        String inF = source();
+        String inS = source();
+        write("fragile", "CREATE FUNCTION fragile AS '" + Fragile.class.getName() + "';\n"
+                + script(inF, inF + "-out", "SELECT fragile(v) FROM s"));
+        write("steady", script(inS, inS + "-out", "SELECT v FROM s"));
+        Await.until("both run", WAIT, () -> server.processJobs().list().size() == 2);
+        append(inF, 10, 20);
+        Await.until("the job failed", WAIT, () -> "FAILED".equals(job("fragile").getString("state")));
+        assertTrue(job("fragile").getString("error").contains("unlucky 13"), job("fragile").toJSONString());
+        append(inS, 0, 10);
+        awaitValues(inS + "-out", 0, 10, 1);
+        assertEquals("RUNNING", job("steady").getString("state"));
+        Await.until("the failed job left the process's jobs", WAIT, () -> server.processJobs().list().size() == 1);
+        String log = Files.readString(home.resolve("log").resolve("fragile.log"));
+        assertTrue(log.contains("unlucky 13"), log);
+        assertFalse(Files.readString(home.resolve("log").resolve("steady.log")).contains("unlucky"));
+    }
+
     @Test
     void restApiAndCommandLineAgainstTheServer() throws Exception {
         String in = source();
