@@ -25,7 +25,8 @@ import java.util.concurrent.CountDownLatch;
                 "0:the server was stopped (its jobs stopped gracefully)",
                 "1:the server could not start (the port is taken, jobs/ cannot be read)",
                 "2:wrong usage (unknown option)"},
-        description = "Run every job under jobs/ in one process, following changes to the scripts; REST API under /api.")
+        description = "Run every job under jobs/ in one process, following changes to the scripts;"
+                + " REST API under /api.")
 final class ServerCommand implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServerCommand.class);

@@ -14,7 +14,8 @@ import java.util.concurrent.Callable;
                 "0:the job runs the script",
                 "1:the server is unreachable, or the job cannot start (its state does not fit the new script, ...)",
                 "2:the script is invalid (its error is printed), or wrong usage"},
-        description = "Submit a script to a running server (bin/rsql server): checked, saved as jobs/NAME.sql, started.")
+        description = "Submit a script to a running server (bin/rsql server): checked, saved as jobs/NAME.sql,"
+                + " started.")
 final class SubmitCommand implements Callable<Integer> {
 
     @ParentCommand

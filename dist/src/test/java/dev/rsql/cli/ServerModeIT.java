@@ -17,7 +17,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Server mode of the built tarball: {@code bin/start.sh --server}, the CLI against it, {@code bin/stop.sh --server}. */
+/**
+ * Server mode of the built tarball: {@code bin/start.sh --server}, the command line against it,
+ * {@code bin/stop.sh --server}.
+ */
 class ServerModeIT {
 
     static Path home;

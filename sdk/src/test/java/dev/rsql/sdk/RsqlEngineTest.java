@@ -1,5 +1,8 @@
 package dev.rsql.sdk;
 
+import dev.rsql.planner.PlannerContext;
+import dev.rsql.planner.ScriptPlanner;
+import dev.rsql.runtime.graph.JobGraph;
 import dev.rsql.runtime.testing.Await;
 import dev.rsql.runtime.testing.CollectSinkFactory;
 import dev.rsql.runtime.testing.ValuesSourceFactory;
@@ -107,6 +110,23 @@ class RsqlEngineTest {
             RsqlJob again = engine.submit("a", script(inA, outA + "-2", "SELECT v * 2 FROM s"));
             Await.until("the resubmitted job reads", WAIT, () -> values(outA + "-2").containsAll(range(50, 100, 2)));
             assertEquals(again, engine.job("a").orElseThrow());
+        }
+    }
+
+    @Test
+    void aJobGraphBuiltInCodeRunsUnderTheGivenName() {
+        String in = source();
+        String out = in + "-out";
+        JobGraph graph = new ScriptPlanner(PlannerContext.defaults())
+                .plan("built", script(in, out, "SELECT v + 100 FROM s")).graph();
+        try (RsqlEngine engine = engine(Map.of())) {
+            RsqlJob job = engine.submit("from_graph", graph);
+            assertEquals("from_graph", job.runtimeJob().graph().name());
+            assertTrue(job.script().isEmpty());
+            append(in, 0, 5);
+            awaitValues(out, LongStream.range(100, 105).boxed().collect(Collectors.toList()));
+            job.stop();
+            assertEquals(RsqlJob.State.STOPPED, job.status().state());
         }
     }
 

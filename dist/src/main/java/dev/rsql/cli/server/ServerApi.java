@@ -23,7 +23,8 @@ import java.nio.charset.StandardCharsets;
  *   if it fails), written to {@code jobs/NAME.sql} and started (or restarted) at once; 409 when it cannot start;</li>
  *   <li>{@code POST /api/jobs/NAME/stop}: stops the job gracefully, its script stays (404 if it does not run);</li>
  *   <li>{@code DELETE /api/jobs/NAME}: removes the script, which stops the job (404 if unknown);</li>
- *   <li>{@code POST /api/explain?name=NAME}, the script as body: its plan as {@code {"plan": "..."}} (400 if invalid).</li>
+ *   <li>{@code POST /api/explain?name=NAME}, the script as body: its plan as {@code {"plan": "..."}} (400 if
+ *   invalid).</li>
  * </ul>
  */
 final class ServerApi implements HttpHandler {

@@ -145,8 +145,8 @@ final class ShuffleStage implements ShuffleReader.Listener {
                 shuffle, this);
         reader.start();
         polling = true;
-        poller = new Thread(JobMdc.carrying(job.jobName(), this::pollLoop), "rsql-" + job.jobName().replace('/', '.') + "-" + exchange.id()
-                + "-poller");
+        poller = new Thread(JobMdc.carrying(job.jobName(), this::pollLoop),
+                "rsql-" + job.jobName().replace('/', '.') + "-" + exchange.id() + "-poller");
         poller.setDaemon(true);
         poller.start();
     }

@@ -145,8 +145,8 @@ final class KafkaSource implements Source {
         }
         this.consumer = c;
         running = true;
-        Thread t = new Thread(JobMdc.carrying(options.job, this::pollLoop), "rsql-kafka-poller-" + options.job.replace('/', '.') + "-"
-                + options.table);
+        Thread t = new Thread(JobMdc.carrying(options.job, this::pollLoop),
+                "rsql-kafka-poller-" + options.job.replace('/', '.') + "-" + options.table);
         t.setDaemon(true);
         poller = t;
         t.start();

@@ -124,8 +124,8 @@ final class RocketMqSource implements Source {
             LOG.info("job={} table={}: topic {} does not exist yet on name server {}; waiting for it to be created",
                     options.job, options.table, options.topic, options.namesrv);
         }
-        poller = new Thread(JobMdc.carrying(options.job, this::pollLoop), "rsql-rocketmq-poller-" + options.job.replace('/', '.') + "-"
-                + options.table);
+        poller = new Thread(JobMdc.carrying(options.job, this::pollLoop),
+                "rsql-rocketmq-poller-" + options.job.replace('/', '.') + "-" + options.table);
         poller.setDaemon(true);
         poller.start();
         // Rebalance at once instead of on the client's 20 s timer.
