@@ -154,6 +154,12 @@ public final class JobServer implements AutoCloseable {
     private void apply(ServedJob s, String text) {
         s.seen = text;
         String file = home.home().relativize(home.script(s.name)).toString();
+        if (running(s) && text.equals(s.applied)) {
+            // back to the running version (after a broken edit): nothing to restart
+            s.error = null;
+            LOG.info("job={} {} is the running version again", s.name, file);
+            return;
+        }
         try {
             engine.check(s.name, text);
         } catch (ScriptException e) {

@@ -159,6 +159,12 @@ class JobServerTest {
         assertEquals("RUNNING", file.getString("state"));
         assertEquals(ProcessHandle.current().pid(), file.getLongValue("pid"));
 
+        // the running version written back: the error is gone, nothing restarts
+        long started = status.getLongValue("started");
+        write("rules", script(in, v2, "SELECT v * 3 FROM s"));
+        Await.until("the error cleared", WAIT, () -> job("rules").getString("scriptError") == null);
+        assertEquals(started, job("rules").getLongValue("started"));
+
         // removed: the job stops gracefully
         Files.delete(home.resolve("jobs").resolve("rules.sql"));
         Await.until("the job stopped", WAIT, () -> server.processJobs().list().isEmpty());
