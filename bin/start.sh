@@ -4,21 +4,61 @@
 #   no JOB          starts every job under jobs/ (jobs/x.sql is job x, jobs/ns/y.sql is job ns/y)
 #   --instance      starts another instance of a distributed job (instances of one job share its work)
 #   --from-scratch  deletes the job's local state and checkpoints first (as bin/rsql reset JOB)
+#   --server        starts server mode instead: one process running every job under jobs/ and following changes,
+#                   REST API on http.port (default 8081); log/server.log, each job's own log/<job>.log
 set -u
 . "$(dirname "$0")/common.sh"
 
 instance=""
 from_scratch=""
+server=""
 jobs=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --instance) instance="$2"; shift 2 ;;
     --instance=*) instance="${1#*=}"; shift ;;
     --from-scratch) from_scratch=1; shift ;;
-    -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --server) server=1; shift ;;
+    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) jobs+=("${1%.sql}"); shift ;;
   esac
 done
+start_server() {
+  local pidfile="$RSQL_HOME/run/server.pid"
+  local serverfile="$RSQL_HOME/run/server.json"
+  local log="$RSQL_HOME/log/server.log"
+  if rsql_alive "$pidfile"; then
+    echo "the server is already running (pid $(cat "$pidfile"))"
+    return 0
+  fi
+  mkdir -p "$RSQL_HOME/run" "$RSQL_HOME/log"
+  rm -f "$serverfile"
+  nohup "$JAVA" $RSQL_JAVA_OPTS -Drsql.rocketmq.log.name=server -cp "$RSQL_CLASSPATH" dev.rsql.cli.RsqlCli \
+    --home "$RSQL_HOME" server >>"$log" 2>&1 </dev/null &
+  local pid=$!
+  echo "$pid" >"$pidfile"
+  local i
+  for i in $(seq 1 600); do
+    if [ -f "$serverfile" ]; then
+      echo "started the server (pid $pid) at $(sed -n 's/.*"url":"\([^"]*\)".*/\1/p' "$serverfile"), log: $log"
+      return 0
+    fi
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    echo "started the server (pid $pid), still starting; log: $log"
+    return 0
+  fi
+  rm -f "$pidfile"
+  echo "the server failed to start; last lines of $log:"
+  tail -n 15 "$log" | sed 's/^/  /'
+  return 1
+}
+if [ -n "$server" ]; then
+  start_server
+  exit $?
+fi
 if [ ${#jobs[@]} -eq 0 ]; then
   mapfile -t jobs < <(rsql_list_jobs)
 fi

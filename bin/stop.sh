@@ -5,6 +5,7 @@
 #   --instance  stops only that instance of the job (its queues move to the other instances)
 #   --timeout   seconds to wait for each job (default: its stop.timeout + 15); a job that has not stopped by then is
 #               killed (SIGKILL) and resumes from its last checkpoint when started again
+#   --server    stops the server (bin/start.sh --server), which stops each of its jobs gracefully
 # Exit codes: 0 every job stopped (or, with no JOB, none was running); 1 a named job is not running, or a job had
 #             to be killed
 set -u
@@ -18,7 +19,8 @@ while [ $# -gt 0 ]; do
     --instance) instance="$2"; shift 2 ;;
     --instance=*) instance="${1#*=}"; shift ;;
     --timeout) timeout="$2"; shift 2 ;;
-    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --server) jobs+=("server"); shift ;;
+    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) jobs+=("${1%.sql}"); shift ;;
   esac
 done

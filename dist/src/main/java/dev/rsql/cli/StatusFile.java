@@ -14,13 +14,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 /** A running job's status as JSON in run/, written by the job's process and read by {@code rsql status}. */
-final class StatusFile {
+public final class StatusFile {
 
     private StatusFile() {
     }
 
     /** @param stopTimeoutMillis how long the process may take to stop ({@code bin/stop.sh} waits that long and more) */
-    static synchronized void write(Path file, JobStatus status, long pid, long stopTimeoutMillis) throws IOException {
+    public static synchronized void write(Path file, JobStatus status, long pid, long stopTimeoutMillis) throws IOException {
         JSONObject o = new JSONObject();
         o.put("job", status.job);
         o.put("instance", status.instance);
@@ -76,7 +76,7 @@ final class StatusFile {
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    static JSONObject read(Path file) throws IOException {
+    public static JSONObject read(Path file) throws IOException {
         return JSON.parseObject(Files.readString(file, StandardCharsets.UTF_8));
     }
 }

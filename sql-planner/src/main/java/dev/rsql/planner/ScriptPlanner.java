@@ -112,6 +112,7 @@ public final class ScriptPlanner {
         }
 
         PlannedJob run(List<SqlNode> statements) {
+            context.functions().forEach(this::registerFunctionObject);
             for (SqlNode stmt : statements) {
                 try {
                     statement(stmt);
@@ -252,16 +253,28 @@ public final class ScriptPlanner {
 
         /** Loads a CREATE FUNCTION class (ext/ jars and the class path) and makes it callable in the script. */
         private void registerFunction(CatalogFunction function) {
-            UserFunctions loader = new UserFunctions(session.typeFactory(), text -> {
-                SqlNode cast = RsqlParser.parseExpression("CAST(NULL AS " + text + ")");
-                return session.deriveType((SqlDataTypeSpec) ((SqlCall) cast).operand(1));
-            });
             try {
                 session.registerFunction(function.name(),
-                        loader.load(function.name(), function.className(), context.classLoader()));
+                        userFunctions().load(function.name(), function.className(), context.classLoader()));
             } catch (IllegalArgumentException e) {
                 throw new PlanningException(function.position(), e.getMessage(), e);
             }
+        }
+
+        /** Makes a function the application registered as an object callable in the script. */
+        private void registerFunctionObject(String name, Object function) {
+            try {
+                session.registerFunction(name, userFunctions().load(name, function));
+            } catch (IllegalArgumentException e) {
+                throw new PlanningException(e.getMessage() + " (a function registered with the engine)");
+            }
+        }
+
+        private UserFunctions userFunctions() {
+            return new UserFunctions(session.typeFactory(), text -> {
+                SqlNode cast = RsqlParser.parseExpression("CAST(NULL AS " + text + ")");
+                return session.deriveType((SqlDataTypeSpec) ((SqlCall) cast).operand(1));
+            });
         }
 
         /**

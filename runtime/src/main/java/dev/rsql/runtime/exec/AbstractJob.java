@@ -116,8 +116,9 @@ abstract class AbstractJob implements Job {
         AtomicInteger n = new AtomicInteger();
         String prefix = "rsql-" + graph.name().replace('/', '.');
         this.workers = Executors.newFixedThreadPool(EngineContext.workerThreads(config),
-                r -> daemon(r, prefix + "-worker-" + n.incrementAndGet()));
-        this.timers = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, prefix + "-timer"));
+                r -> daemon(JobMdc.carrying(graph.name(), r), prefix + "-worker-" + n.incrementAndGet()));
+        this.timers = Executors.newSingleThreadScheduledExecutor(
+                r -> daemon(JobMdc.carrying(graph.name(), r), prefix + "-timer"));
         this.stopTimeout = EngineContext.stopTimeout(config);
         this.watchdog = new TaskWatchdog(graph.name(), EngineContext.stuckTimeout(config), tasks::values);
         this.dimensionTables = new DimensionTables(graph.name(), table -> engine.connectors()
@@ -286,7 +287,8 @@ abstract class AbstractJob implements Job {
         if (!beginShutdown()) {
             return;
         }
-        Thread t = daemon(() -> shutdown(finalState), "rsql-" + graph.name().replace('/', '.') + "-shutdown");
+        Thread t = daemon(JobMdc.carrying(graph.name(), () -> shutdown(finalState)),
+                "rsql-" + graph.name().replace('/', '.') + "-shutdown");
         t.start();
     }
 

@@ -71,7 +71,8 @@ final class ShuffleStage implements ShuffleReader.Listener {
         int queues = exchange.isSinglePartition() ? 1 : job.shuffleOptions().queues();
         this.shuffle = provisioner.provision(ShuffleTopic.topicName(job.jobName(), exchange.id()), queues);
         this.stateTopic = provisioner.provision(stateTopicName(job.jobName(), exchange.id()), queues);
-        this.retakes = Executors.newSingleThreadScheduledExecutor(r -> AbstractJob.daemon(r, "rsql-"
+        this.retakes = Executors.newSingleThreadScheduledExecutor(r -> AbstractJob.daemon(
+                JobMdc.carrying(job.jobName(), r), "rsql-"
                 + job.jobName().replace('/', '.') + "-" + exchange.id() + "-retake"));
     }
 
@@ -144,8 +145,8 @@ final class ShuffleStage implements ShuffleReader.Listener {
                 shuffle, this);
         reader.start();
         polling = true;
-        poller = new Thread(this::pollLoop, "rsql-" + job.jobName().replace('/', '.') + "-" + exchange.id()
-                + "-poller");
+        poller = new Thread(JobMdc.carrying(job.jobName(), this::pollLoop),
+                "rsql-" + job.jobName().replace('/', '.') + "-" + exchange.id() + "-poller");
         poller.setDaemon(true);
         poller.start();
     }

@@ -1,7 +1,9 @@
 package dev.rsql.planner.functions;
 
+import dev.rsql.planner.functions.udf.FunctionObjects;
 import dev.rsql.runtime.graph.FunctionContext;
 import org.apache.calcite.linq4j.tree.BlockBuilder;
+import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.linq4j.tree.MemberDeclaration;
 import org.apache.calcite.linq4j.tree.ParameterExpression;
@@ -64,7 +66,10 @@ public final class FunctionMembers {
         BlockBuilder close = new BlockBuilder(false);
         for (UdfInstance i : instances) {
             ParameterExpression field = Expressions.parameter(i.type(), i.field());
-            members.add(Expressions.fieldDecl(Modifier.PRIVATE | Modifier.FINAL, field, Expressions.new_(i.type())));
+            Expression created = i.objectKey() == null ? Expressions.new_(i.type())
+                    : Expressions.convert_(Expressions.call(FunctionObjects.class, "instance",
+                    Expressions.constant(i.objectKey())), i.type());
+            members.add(Expressions.fieldDecl(Modifier.PRIVATE | Modifier.FINAL, field, created));
             open.add(Expressions.statement(Expressions.call(UdfLifecycle.class, "open", field, context,
                     Expressions.constant(i.functionName()))));
             close.add(Expressions.statement(Expressions.call(UdfLifecycle.class, "close", field,

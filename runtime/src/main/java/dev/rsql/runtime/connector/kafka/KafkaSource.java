@@ -3,6 +3,7 @@ package dev.rsql.runtime.connector.kafka;
 import dev.rsql.runtime.connector.ConnectorContext;
 import dev.rsql.runtime.connector.ShardListener;
 import dev.rsql.runtime.connector.Source;
+import dev.rsql.runtime.exec.JobMdc;
 import dev.rsql.runtime.format.RowDecoder;
 import dev.rsql.runtime.table.Column;
 import dev.rsql.runtime.table.TableSchema;
@@ -144,8 +145,8 @@ final class KafkaSource implements Source {
         }
         this.consumer = c;
         running = true;
-        Thread t = new Thread(this::pollLoop, "rsql-kafka-poller-" + options.job.replace('/', '.') + "-"
-                + options.table);
+        Thread t = new Thread(JobMdc.carrying(options.job, this::pollLoop),
+                "rsql-kafka-poller-" + options.job.replace('/', '.') + "-" + options.table);
         t.setDaemon(true);
         poller = t;
         t.start();

@@ -4,6 +4,7 @@ import dev.rsql.runtime.connector.ConnectorContext;
 import dev.rsql.runtime.connector.LocalTimeZone;
 import dev.rsql.runtime.connector.ShardListener;
 import dev.rsql.runtime.connector.Source;
+import dev.rsql.runtime.exec.JobMdc;
 import dev.rsql.runtime.format.RowDecoder;
 import dev.rsql.runtime.rocketmq.GroupConsumer;
 import dev.rsql.runtime.table.Column;
@@ -123,8 +124,8 @@ final class RocketMqSource implements Source {
             LOG.info("job={} table={}: topic {} does not exist yet on name server {}; waiting for it to be created",
                     options.job, options.table, options.topic, options.namesrv);
         }
-        poller = new Thread(this::pollLoop, "rsql-rocketmq-poller-" + options.job.replace('/', '.') + "-"
-                + options.table);
+        poller = new Thread(JobMdc.carrying(options.job, this::pollLoop),
+                "rsql-rocketmq-poller-" + options.job.replace('/', '.') + "-" + options.table);
         poller.setDaemon(true);
         poller.start();
         // Rebalance at once instead of on the client's 20 s timer.

@@ -3,6 +3,7 @@ package dev.rsql.runtime.exec.restart;
 import dev.rsql.runtime.exec.EngineContext;
 import dev.rsql.runtime.exec.Job;
 import dev.rsql.runtime.exec.JobInstance.State;
+import dev.rsql.runtime.exec.JobMdc;
 import dev.rsql.runtime.exec.JobStatus;
 import dev.rsql.runtime.graph.JobGraph;
 import org.slf4j.Logger;
@@ -87,7 +88,8 @@ public final class RestartingJob implements Job {
                 }
             }
         }
-        Thread supervisor = new Thread(() -> supervise(first), "rsql-" + graph.name().replace('/', '.') + "-restarts");
+        Thread supervisor = new Thread(JobMdc.carrying(graph.name(), () -> supervise(first)),
+                "rsql-" + graph.name().replace('/', '.') + "-restarts");
         supervisor.setDaemon(true);
         supervisor.start();
     }

@@ -62,7 +62,7 @@ public final class UdafAdapter implements AggregateFunction {
     UdafAdapter(UserAggregateFunction function, Method accumulateMethod, int[] argFields, List<RelDataType> argTypes) {
         this.function = function;
         this.udaf = (org.apache.flink.table.functions.AggregateFunction<Object, Object>)
-                UserFunctions.instantiate(function.name(), function.type());
+                function.newInstance();
         this.argFields = argFields;
         this.accumulate = spread(accumulateMethod);
         Method retractMethod = function.retractFor(accumulateMethod);

@@ -41,13 +41,17 @@ public final class UserAggregateFunction {
     private final boolean deterministic;
     private final boolean requiresOver;
     private final AccumulatorSerializer serializer;
+    /** The registered function object's key ({@link FunctionObjects}), or null: instances from the constructor. */
+    private final String objectKey;
 
-    private UserAggregateFunction(String name, Class<? extends AggregateFunction> type, List<Method> accumulates,
+    private UserAggregateFunction(String name, Class<? extends AggregateFunction> type, String objectKey,
+                                  List<Method> accumulates,
                                   List<Method> retracts, Method merge, Method reset, RelDataType resultType,
                                   List<Overload> overloads, boolean deterministic, boolean requiresOver,
                                   AccumulatorSerializer serializer) {
         this.name = name;
         this.type = type;
+        this.objectKey = objectKey;
         this.accumulates = accumulates;
         this.retracts = retracts;
         this.merge = merge;
@@ -63,7 +67,14 @@ public final class UserAggregateFunction {
     public static UserAggregateFunction of(String name, Class<? extends AggregateFunction> c,
                                            RelDataTypeFactory typeFactory,
                                            Function<String, RelDataType> typeParser) {
-        AggregateFunction<?, ?> probe = (AggregateFunction<?, ?>) UserFunctions.instantiate(name, c);
+        return of(name, c, null, typeFactory, typeParser);
+    }
+
+    /** As {@link #of(String, Class, RelDataTypeFactory, Function)}, instances copied from a registered object. */
+    public static UserAggregateFunction of(String name, Class<? extends AggregateFunction> c, String objectKey,
+                                           RelDataTypeFactory typeFactory,
+                                           Function<String, RelDataType> typeParser) {
+        AggregateFunction<?, ?> probe = (AggregateFunction<?, ?>) UserFunctions.instantiate(name, c, objectKey);
         Class<?> acc = accumulatorClass(name, c);
         List<Method> accumulates = accMethods(c, "accumulate", acc);
         if (accumulates.isEmpty()) {
@@ -102,7 +113,7 @@ public final class UserAggregateFunction {
             overloads.add(new Overload(params, m.isVarArgs(), (f, args, b) -> r, Invocation.ofInstance(m, "acc"),
                     false, UserFunctions.signature(name, m).replaceFirst("\\(\\w+(<[^>]*>)?(, )?", "(")));
         }
-        return new UserAggregateFunction(name, c, accumulates, retracts, merge, reset, result, overloads,
+        return new UserAggregateFunction(name, c, objectKey, accumulates, retracts, merge, reset, result, overloads,
                 probe.isDeterministic(), probe.requiresOver(),
                 AccumulatorSerializer.of(name, accumulatorType(name, c, acc, probe)));
     }
@@ -195,6 +206,11 @@ public final class UserAggregateFunction {
 
     public Class<? extends AggregateFunction> type() {
         return type;
+    }
+
+    /** A new instance for one task. */
+    Object newInstance() {
+        return UserFunctions.instantiate(name, type, objectKey);
     }
 
     /** The SQL result type (nullable). */

@@ -70,6 +70,20 @@ public final class UserFunctions {
             throw new IllegalArgumentException("function " + name + ": class '" + className + "' cannot be loaded: "
                     + e, e);
         }
+        return load(name, c, null);
+    }
+
+    /**
+     * The operator for a function the application passed as an object (an engine's pre-registered function): the
+     * same styles as a class, with each task's instance a copy of the object ({@link FunctionObjects}).
+     */
+    public SqlOperator load(String name, Object function) {
+        return load(name, function.getClass(), FunctionObjects.register(name, function));
+    }
+
+    /** @param key the registered function object's key, or null to create instances with the constructor */
+    private SqlOperator load(String name, Class<?> c, String key) {
+        String className = c.getName();
         if (!Modifier.isPublic(c.getModifiers()) || c.isMemberClass() && !Modifier.isStatic(c.getModifiers())) {
             throw new IllegalArgumentException("function " + name + ": class " + className
                     + " must be public (and static if nested)");
@@ -77,13 +91,13 @@ public final class UserFunctions {
         try {
             if (AggregateFunction.class.isAssignableFrom(c)) {
                 return new UserAggregateOperator(UserAggregateFunction.of(name, c.asSubclass(AggregateFunction.class),
-                        typeFactory, typeParser));
+                        key, typeFactory, typeParser));
             }
             if (TableFunction.class.isAssignableFrom(c)) {
-                return flinkTable(name, c);
+                return flinkTable(name, c, key);
             }
             if (ScalarFunction.class.isAssignableFrom(c)) {
-                return scalar(name, c, methods(c, "eval"), true);
+                return scalar(name, c, methods(c, "eval"), true, key);
             }
             if (UserDefinedFunction.class.isAssignableFrom(c)) {
                 throw new IllegalArgumentException("function " + name + ": " + className
@@ -103,9 +117,9 @@ public final class UserFunctions {
                     throw new IllegalArgumentException("function " + name + ": some methods return lists (a table "
                             + "function) and some do not");
                 }
-                return beanTable(name, c, evals);
+                return beanTable(name, c, evals, key);
             }
-            return scalar(name, c, evals, false);
+            return scalar(name, c, evals, false, key);
         } catch (LinkageError e) {
             throw new IllegalArgumentException("function " + name + ": class " + className + " needs a class that "
                     + "is missing (put its library in the same jar): " + e, e);
@@ -114,12 +128,12 @@ public final class UserFunctions {
 
     // ---- scalar --------------------------------------------------------------------------------------------------
 
-    private RsqlScalarFunction scalar(String name, Class<?> c, List<Method> evals, boolean flink) {
+    private RsqlScalarFunction scalar(String name, Class<?> c, List<Method> evals, boolean flink, String key) {
         if (evals.isEmpty()) {
             throw new IllegalArgumentException("function " + name + ": " + c.getName() + " has no public eval method");
         }
-        Object probe = needsInstance(evals) || flink ? instantiate(name, c) : null;
-        UdfInstance instance = needsInstance(evals) ? UdfInstance.of(name, c) : null;
+        Object probe = needsInstance(evals) || flink ? instantiate(name, c, key) : null;
+        UdfInstance instance = needsInstance(evals) ? UdfInstance.of(name, c, key) : null;
         boolean customResult = flink && overrides(c, ScalarFunction.class, "getResultType", Object[].class,
                 Class[].class);
         List<Overload> overloads = new ArrayList<>();
@@ -168,13 +182,13 @@ public final class UserFunctions {
 
     // ---- table functions -----------------------------------------------------------------------------------------
 
-    private RsqlTableFunction flinkTable(String name, Class<?> c) {
+    private RsqlTableFunction flinkTable(String name, Class<?> c, String key) {
         List<Method> evals = methods(c, "eval");
         if (evals.isEmpty()) {
             throw new IllegalArgumentException("function " + name + ": " + c.getName() + " has no public eval method");
         }
-        TableFunction<?> probe = (TableFunction<?>) instantiate(name, c);
-        UdfInstance instance = UdfInstance.of(name, c);
+        TableFunction<?> probe = (TableFunction<?>) instantiate(name, c, key);
+        UdfInstance instance = UdfInstance.of(name, c, key);
         boolean customResult = overrides(c, TableFunction.class, "getResultType", Object[].class, Class[].class);
         RelDataType hinted = hintedOutput(evals.get(0), c);
         RelDataType fromGeneric = hinted != null || customResult ? null : genericRowType(name, c);
@@ -258,10 +272,10 @@ public final class UserFunctions {
         return f.builder().add("f0", t).build();
     }
 
-    private RsqlTableFunction beanTable(String name, Class<?> c, List<Method> evals) {
-        UdfInstance instance = needsInstance(evals) ? UdfInstance.of(name, c) : null;
+    private RsqlTableFunction beanTable(String name, Class<?> c, List<Method> evals, String key) {
+        UdfInstance instance = needsInstance(evals) ? UdfInstance.of(name, c, key) : null;
         if (instance != null) {
-            instantiate(name, c);
+            instantiate(name, c, key);
         }
         RelDataType single = null;
         boolean byAlias = false;
@@ -390,6 +404,11 @@ public final class UserFunctions {
 
     private static boolean needsInstance(List<Method> methods) {
         return methods.stream().anyMatch(m -> !Modifier.isStatic(m.getModifiers()));
+    }
+
+    /** An instance of a function: a copy of its registered object ({@code key} not null), else a new one. */
+    static Object instantiate(String name, Class<?> c, String key) {
+        return key != null ? FunctionObjects.instance(key) : instantiate(name, c);
     }
 
     static Object instantiate(String name, Class<?> c) {

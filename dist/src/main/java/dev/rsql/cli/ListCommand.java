@@ -1,0 +1,66 @@
+package dev.rsql.cli;
+
+import com.alibaba.fastjson2.JSON;
+import com.alibaba.fastjson2.JSONArray;
+import com.alibaba.fastjson2.JSONObject;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+import java.io.IOException;
+import java.util.concurrent.Callable;
+
+/** Lists the jobs of a running server: state, records in and out, and a script's last error. */
+@Command(name = "list", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+                "0:jobs listed (also when there are none)",
+                "1:the server is unreachable",
+                "2:wrong usage"},
+        description = "List the jobs of a running server.")
+final class ListCommand implements Callable<Integer> {
+
+    @ParentCommand
+    private RsqlCli cli;
+
+    @Option(names = "--server", description = "Server URL (default: the server of this installation).")
+    private String server;
+
+    @Option(names = "--json", description = "Print the server's JSON (one object per job, as status --json).")
+    private boolean json;
+
+    @Override
+    public Integer call() throws IOException {
+        ServerClient client = ServerClient.of(cli.engineHome(), server);
+        ServerClient.Reply r;
+        try {
+            r = client.get("/api/jobs");
+        } catch (IOException e) {
+            System.err.println("ERROR  " + e.getMessage());
+            return 1;
+        }
+        if (r.status() != 200 || !(r.body() instanceof JSONArray)) {
+            System.err.println("ERROR  " + client.url() + " answered " + r.status());
+            return 1;
+        }
+        JSONArray jobs = (JSONArray) r.body();
+        if (json) {
+            System.out.println(JSON.toJSONString(jobs));
+            return 0;
+        }
+        if (jobs.isEmpty()) {
+            System.out.println("no jobs on " + client.url());
+            return 0;
+        }
+        String row = "%-30s %-12s %12s %12s  %s%n";
+        System.out.printf(row, "JOB", "STATE", "RECORDS IN", "ROWS OUT", "SCRIPT");
+        for (int i = 0; i < jobs.size(); i++) {
+            JSONObject j = jobs.getJSONObject(i);
+            System.out.printf(row, j.getString("job"), j.getString("state"), j.getLongValue("recordsIn"),
+                    j.getLongValue("rowsOut"), j.getString("script"));
+            if (j.getString("scriptError") != null) {
+                System.out.println("  not started: " + j.getString("scriptError"));
+            }
+        }
+        return 0;
+    }
+}
