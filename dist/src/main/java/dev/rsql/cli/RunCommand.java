@@ -1,5 +1,8 @@
 package dev.rsql.cli;
 
+import dev.rsql.cli.http.HttpEndpoint;
+import dev.rsql.cli.http.MetricsHandler;
+import dev.rsql.cli.http.ProcessJobs;
 import dev.rsql.planner.PlannedJob;
 import dev.rsql.planner.PlannerContext;
 import dev.rsql.planner.ScriptPlanner;
@@ -123,6 +126,25 @@ final class RunCommand implements Callable<Integer> {
         });
         startingStatus.scheduleWithFixedDelay(() -> writeStatus(job, statusFile, pid, stopTimeout.toMillis()),
                 STATUS_INTERVAL.toMillis(), STATUS_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        ProcessJobs processJobs = new ProcessJobs();
+        processJobs.add(arg.jobName, job);
+        try (HttpEndpoint http = HttpEndpoint.fromSettings(options).orElse(null)) {
+            if (http != null) {
+                http.handle(MetricsHandler.PATH, new MetricsHandler(processJobs)).start();
+            }
+            return runUntilEnd(arg.jobName, job, hook, startingStatus, stop);
+        } catch (ConfigException e) {   // http.port: not a port, or taken
+            startingStatus.shutdownNow();
+            Runtime.getRuntime().removeShutdownHook(hook);
+            System.err.println("ERROR  " + e.getMessage());
+            LOG.error("job={} cannot start: {}", arg.jobName, e.getMessage());
+            return 1;
+        }
+    }
+
+    /** Starts the job and waits until it has ended (or the process is asked to stop); returns the exit code. */
+    private static int runUntilEnd(String jobName, Job job, Thread hook, ScheduledExecutorService startingStatus,
+                                   ProcessStop stop) {
         try {
             job.start();
         } catch (StateConflictException | ConfigException e) {
@@ -131,18 +153,18 @@ final class RunCommand implements Callable<Integer> {
                 Runtime.getRuntime().removeShutdownHook(hook);
             }
             System.err.println("ERROR  " + e.getMessage());
-            LOG.error("job={} cannot start: {}", arg.jobName, e.getMessage());
+            LOG.error("job={} cannot start: {}", jobName, e.getMessage());
             return 1;
         } catch (Exception e) {
-            System.err.println("ERROR  job " + arg.jobName + " cannot start: " + e.getMessage());
-            LOG.error("job={} cannot start", arg.jobName, e);
+            System.err.println("ERROR  job " + jobName + " cannot start: " + e.getMessage());
+            LOG.error("job={} cannot start", jobName, e);
             return 1;
         } finally {
             startingStatus.shutdownNow();
         }
         stop.awaitEnd(STATUS_INTERVAL);
         if (job.failure() != null) {
-            System.err.println("ERROR  job " + arg.jobName + " failed: " + job.failure().getMessage());
+            System.err.println("ERROR  job " + jobName + " failed: " + job.failure().getMessage());
             return 1;
         }
         return 0;
