@@ -452,6 +452,11 @@ public abstract class Task {
         return description() + ", record " + recordsIn;
     }
 
+    /** Its state was restored before the task was created (a shuffle task taking over a queue), in {@code nanos}. */
+    final void stateRestored(long nanos) {
+        metrics.stateRestored(nanos);
+    }
+
     /** The thread running a slice of this task now, or null between slices. */
     final Thread sliceThread() {
         return sliceThread;

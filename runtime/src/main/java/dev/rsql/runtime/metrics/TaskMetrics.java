@@ -76,7 +76,10 @@ public final class TaskMetrics {
         publishedCheckpoints = checkpoints;
     }
 
-    /** The task's state was restored from a checkpoint in {@code nanos}. */
+    /**
+     * The task's state was restored from a checkpoint in {@code nanos}: said once, by the task's thread when it opens
+     * its state, or by whoever restored the state before the task existed.
+     */
     public void stateRestored(long nanos) {
         restoreNanos = nanos;
     }

@@ -110,7 +110,8 @@ class TaskMetricsTest {
         job.start();
         Shard shard = new Shard("s0", rows, 0);
         ScriptedSourceFactory.listener(sourceId).shardsAssigned(List.of(shard));
-        Await.until("all rows read", Duration.ofSeconds(30), () -> job.status().recordsIn() == rows.size());
+        // every row read by the source task, and again by the partition tasks behind the exchange
+        Await.until("all rows read", Duration.ofSeconds(30), () -> job.status().recordsIn() == 2L * rows.size());
         long checkpoint = job.checkpoint().get();
         int expectedLate = late;
         Await.until("late rows published", Duration.ofSeconds(30),
