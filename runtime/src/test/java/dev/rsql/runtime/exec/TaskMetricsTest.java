@@ -87,6 +87,34 @@ class TaskMetricsTest {
     }
 
     @Test
+    void aRowSentToSeveralConsumersCountsOnceOutAndAUnionPassesRowsThrough() throws Exception {
+        String run = UUID.randomUUID().toString();
+        ValuesSourceFactory.register(run, JobInstanceTest.payloads(0, 700));
+        GraphBuilder b = new GraphBuilder("fanned");
+        GraphBuilder.Stream s = b.source(JobInstanceTest.table("events", "values", JobInstanceTest.EVENT,
+                Map.of("id", run)));
+        s.filter(r -> (Integer) r[0] % 2 == 0).sinkTo(JobInstanceTest.table("evens", "collect", JobInstanceTest.EVENT,
+                Map.of("id", run + "-evens")));
+        s.filter(r -> (Integer) r[0] < 500).union(s.filter(r -> (Integer) r[0] >= 500))
+                .sinkTo(JobInstanceTest.table("all", "collect", JobInstanceTest.EVENT, Map.of("id", run + "-all")));
+        JobInstance job = JobInstanceTest.run(b.build());
+        assertEquals(JobInstance.State.FINISHED, job.state());
+        TaskStatus t = job.status().tasks.get(0);
+        assertEquals(700, t.recordsIn);
+        assertEquals(700, operator(t, "Source", 0).recordsOut(), "once, though three filters read it");
+        List<Long> filteredOut = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            assertEquals(700, operator(t, "Calc", i).recordsIn());
+            filteredOut.add(operator(t, "Calc", i).recordsOut());
+        }
+        assertEquals(List.of(200L, 350L, 500L), filteredOut.stream().sorted().collect(Collectors.toList()));
+        long sinkIn = operator(t, "Sink", 0).recordsIn() + operator(t, "Sink", 1).recordsIn();
+        assertEquals(350 + 700, sinkIn, "evens, and every row through the union");
+        assertTrue(t.metrics.operators().stream().noneMatch(o -> o.kind().equals("Union")), "a union is no operator");
+        assertEquals(sinkIn, t.metrics.recordsOut());
+    }
+
+    @Test
     void rowsForClosedWindowsAreCountedLateAndCheckpointsAndRestoresTimed(@TempDir Path dir) throws Exception {
         String sourceId = UUID.randomUUID().toString();
         Random random = new Random(7);
