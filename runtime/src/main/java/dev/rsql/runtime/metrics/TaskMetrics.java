@@ -45,8 +45,8 @@ public final class TaskMetrics {
      * Everything a task did, as last published; {@code lifetimeNanos} is how long the task has existed, so that
      * {@link #busyRatio} is the share of it spent processing.
      */
-    public record Snapshot(long lifetimeNanos, long busyNanos, long watermark, long checkpoints, long lastCheckpointNanos,
-                           long restoreNanos, long recordsOut, long lateRecords,
+    public record Snapshot(long lifetimeNanos, long busyNanos, long watermark, long checkpoints,
+                           long lastCheckpointNanos, long restoreNanos, long recordsOut, long lateRecords,
                            List<OperatorMetrics.Snapshot> operators) {
 
         public Snapshot {
@@ -105,7 +105,7 @@ public final class TaskMetrics {
             }
             late += s.lateRecords();
         }
-        return new Snapshot(System.nanoTime() - createdNanos, publishedBusyNanos, publishedWatermark, publishedCheckpoints, lastCheckpointNanos,
-                restoreNanos, out, late, ops);
+        return new Snapshot(System.nanoTime() - createdNanos, publishedBusyNanos, publishedWatermark,
+                publishedCheckpoints, lastCheckpointNanos, restoreNanos, out, late, ops);
     }
 }
