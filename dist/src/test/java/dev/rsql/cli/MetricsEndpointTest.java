@@ -175,6 +175,9 @@ class MetricsEndpointTest {
             assertEquals(400, sum(s, "rsql_task_records_in_total", Map.of("job", "windowed", "queue",
                     "file " + eventFile)), "records in, of the source task");
             assertEquals(late, sum(s, "rsql_task_late_records_total", windowed));
+            assertEquals(400, sum(s, "rsql_job_records_in_total", windowed), "the source's records, once");
+            assertEquals(n, sum(s, "rsql_job_records_in_total", filtered));
+            assertEquals(kept, sum(s, "rsql_job_sink_rows_total", filtered));
             assertEquals(late, sum(s, "rsql_operator_late_records_total", Map.of("job", "windowed",
                     "kind", "WindowAggregate")));
             assertEquals(List.of("aborted", "completed"), s.stream()

@@ -75,10 +75,18 @@ final class JobMetrics implements MultiCollector {
                 tasks.computeIfAbsent(t.id, id -> new TaskRuns(job, new ArrayList<>())).runs().add(t);
             }
             long restoreNanos = -1;
+            double sourceRecords = 0;
             for (TaskRuns t : tasks.values()) {
                 task(f, t, now);
                 restoreNanos = Math.max(restoreNanos, t.metrics().restoreNanos());
+                if (t.metrics().operators().stream().anyMatch(o -> o.kind().equals("Source"))) {
+                    sourceRecords += t.sum(r -> r.recordsIn);
+                }
             }
+            f.counter("rsql_job_records_in", "Records the job's source tasks read (rows behind an exchange are not"
+                    + " counted again)", jobLabels, sourceRecords);
+            f.counter("rsql_job_sink_rows", "Rows the job's sinks wrote", jobLabels,
+                    tasks.values().stream().mapToDouble(t -> t.sum(r -> r.rowsOut)).sum());
             if (restoreNanos >= 0) {
                 f.gauge("rsql_job_restore_duration_seconds", "Longest time a task took to restore its state from"
                         + " the checkpoint the job started from", jobLabels, restoreNanos / NANOS);
