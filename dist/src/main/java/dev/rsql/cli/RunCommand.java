@@ -1,6 +1,7 @@
 package dev.rsql.cli;
 
 import dev.rsql.cli.http.HttpEndpoint;
+import dev.rsql.cli.http.MetricsHandler;
 import dev.rsql.cli.http.ProcessJobs;
 import dev.rsql.cli.web.StatusPage;
 import dev.rsql.planner.PlannedJob;
@@ -25,7 +26,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -90,7 +90,6 @@ final class RunCommand implements Callable<Integer> {
         planned.warnings().forEach(w -> LOG.warn("job={} {}", arg.jobName, w));
         EngineContext engine = new EngineContext(options, classLoader);
         Job job;
-        Optional<HttpEndpoint> http;
         try {
             boolean distributed = Job.isDistributed(planned.graph(), engine);
             if (instance != null && !distributed) {
@@ -106,7 +105,6 @@ final class RunCommand implements Callable<Integer> {
                 LOG.info("job={} starts from scratch: {} checkpoints deleted", arg.jobName, deleted);
             }
             job = new RestartingJob(planned.graph(), engine);
-            http = HttpEndpoint.fromSettings(options);
         } catch (RuntimeException e) {
             System.err.println("ERROR  job " + arg.jobName + " cannot start: " + e.getMessage());
             LOG.error("job={} cannot start: {}", arg.jobName, e.getMessage());
@@ -131,11 +129,26 @@ final class RunCommand implements Callable<Integer> {
                 STATUS_INTERVAL.toMillis(), STATUS_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
         ProcessJobs processJobs = new ProcessJobs();
         processJobs.add(arg.jobName, job);
-        StatusPage statusPage = new StatusPage(processJobs);
-        http.ifPresent(h -> {
-            statusPage.registerOn(h);
-            h.start();
-        });
+        try (HttpEndpoint http = HttpEndpoint.fromSettings(options).orElse(null);
+             StatusPage statusPage = new StatusPage(processJobs)) {
+            if (http != null) {
+                http.handle(MetricsHandler.PATH, new MetricsHandler(processJobs));
+                statusPage.registerOn(http);
+                http.start();
+            }
+            return runUntilEnd(arg.jobName, job, hook, startingStatus, stop);
+        } catch (ConfigException e) {   // http.port: not a port, or taken
+            startingStatus.shutdownNow();
+            Runtime.getRuntime().removeShutdownHook(hook);
+            System.err.println("ERROR  " + e.getMessage());
+            LOG.error("job={} cannot start: {}", arg.jobName, e.getMessage());
+            return 1;
+        }
+    }
+
+    /** Starts the job and waits until it has ended (or the process is asked to stop); returns the exit code. */
+    private static int runUntilEnd(String jobName, Job job, Thread hook, ScheduledExecutorService startingStatus,
+                                   ProcessStop stop) {
         try {
             job.start();
         } catch (StateConflictException | ConfigException e) {
@@ -144,20 +157,18 @@ final class RunCommand implements Callable<Integer> {
                 Runtime.getRuntime().removeShutdownHook(hook);
             }
             System.err.println("ERROR  " + e.getMessage());
-            LOG.error("job={} cannot start: {}", arg.jobName, e.getMessage());
+            LOG.error("job={} cannot start: {}", jobName, e.getMessage());
             return 1;
         } catch (Exception e) {
-            System.err.println("ERROR  job " + arg.jobName + " cannot start: " + e.getMessage());
-            LOG.error("job={} cannot start", arg.jobName, e);
+            System.err.println("ERROR  job " + jobName + " cannot start: " + e.getMessage());
+            LOG.error("job={} cannot start", jobName, e);
             return 1;
         } finally {
             startingStatus.shutdownNow();
         }
         stop.awaitEnd(STATUS_INTERVAL);
-        http.ifPresent(HttpEndpoint::close);
-        statusPage.close();
         if (job.failure() != null) {
-            System.err.println("ERROR  job " + arg.jobName + " failed: " + job.failure().getMessage());
+            System.err.println("ERROR  job " + jobName + " failed: " + job.failure().getMessage());
             return 1;
         }
         return 0;

@@ -89,11 +89,12 @@ final class StatusCommand implements Callable<Integer> {
                 JSONObject t = tasks.getJSONObject(i);
                 long taskLag = t.getLongValue("lag");
                 long checkpoint = t.getLongValue("lastCheckpoint");
-                System.out.printf("  %-9s %s  in %d  out %d%s%s%s%n", t.getString("state"), t.getString("shard"),
+                System.out.printf("  %-9s %s  in %d  out %d%s%s%s%s%n", t.getString("state"), t.getString("shard"),
                         t.getLongValue("recordsIn"), t.getLongValue("rowsOut"),
                         t.getLongValue("skipped") > 0 ? "  skipped " + t.getLongValue("skipped") : "",
                         taskLag >= 0 ? "  lag " + taskLag : "",
-                        checkpoint > 0 ? "  checkpoint " + java.time.Instant.ofEpochMilli(checkpoint) : "");
+                        checkpoint > 0 ? "  checkpoint " + java.time.Instant.ofEpochMilli(checkpoint) : "",
+                        taskMetrics(t));
                 JSONObject stuck = t.getJSONObject("stuck");
                 if (stuck != null) {
                     String function = stuck.getString("function");
@@ -107,6 +108,21 @@ final class StatusCommand implements Callable<Integer> {
                 System.out.println("  error: " + s.getString("error"));
             }
         }
+    }
+
+    /** Busy share, late rows and the watermark's lag, where the status file has them (older ones do not). */
+    private static String taskMetrics(JSONObject t) {
+        StringBuilder b = new StringBuilder();
+        if (t.containsKey("busyRatio")) {
+            b.append(String.format("  busy %d%%", Math.round(t.getDoubleValue("busyRatio") * 100)));
+        }
+        if (t.getLongValue("lateRecords") > 0) {
+            b.append("  late ").append(t.getLongValue("lateRecords"));
+        }
+        if (t.containsKey("watermarkLagMillis")) {
+            b.append(String.format("  watermark lag %.1fs", t.getLongValue("watermarkLagMillis") / 1000.0));
+        }
+        return b.toString();
     }
 
     /** One line per fully cached dimension table: the copy in use, and a load under way with its rows so far. */

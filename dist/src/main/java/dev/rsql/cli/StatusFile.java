@@ -6,6 +6,9 @@ import com.alibaba.fastjson2.JSONObject;
 import dev.rsql.runtime.exec.JobStatus;
 import dev.rsql.runtime.exec.TaskStatus;
 import dev.rsql.runtime.lookup.DimensionTableStatus;
+import dev.rsql.runtime.metrics.CheckpointStats;
+import dev.rsql.runtime.metrics.OperatorMetrics;
+import dev.rsql.runtime.metrics.TaskMetrics;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -34,6 +37,11 @@ public final class StatusFile {
         o.put("restarts", status.restarts);
         o.put("restartCause", status.restartCause);
         o.put("stopTimeout", stopTimeoutMillis);
+        o.put("recordsOut", status.tasks.stream().mapToLong(t -> t.metrics.recordsOut()).sum());
+        o.put("skipped", status.tasks.stream().mapToLong(t -> t.skipped).sum());
+        o.put("deadLettered", status.tasks.stream().mapToLong(t -> t.deadLettered).sum());
+        o.put("lateRecords", status.tasks.stream().mapToLong(t -> t.metrics.lateRecords()).sum());
+        o.put("checkpoints", checkpoints(status.checkpoints));
         JSONArray tasks = new JSONArray();
         for (TaskStatus t : status.tasks) {
             JSONObject to = new JSONObject();
@@ -53,6 +61,8 @@ public final class StatusFile {
                 stuck.put("function", t.stuck.function);
                 to.put("stuck", stuck);
             }
+            to.put("deadLettered", t.deadLettered);
+            metrics(to, t.metrics, status.updatedMillis);
             tasks.add(to);
         }
         o.put("tasks", tasks);
@@ -74,6 +84,44 @@ public final class StatusFile {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         Files.writeString(tmp, o.toJSONString(), StandardCharsets.UTF_8);
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private static JSONObject checkpoints(CheckpointStats c) {
+        JSONObject o = new JSONObject();
+        o.put("completed", c.completed());
+        o.put("aborted", c.aborted());
+        o.put("lastId", c.lastId());
+        o.put("lastDurationMillis", c.lastDurationMillis());
+        o.put("lastSizeBytes", c.lastSizeBytes());
+        o.put("lastCompleted", c.lastCompletedMillis());
+        o.put("stateSizeBytes", c.stateSizeBytes());
+        return o;
+    }
+
+    /** A task's metrics (see docs/metrics.md); the watermark's lag is measured against {@code now}. */
+    private static void metrics(JSONObject to, TaskMetrics.Snapshot m, long now) {
+        to.put("recordsOut", m.recordsOut());
+        to.put("lateRecords", m.lateRecords());
+        to.put("busyMillis", m.busyNanos() / 1_000_000);
+        to.put("busyRatio", Math.round(m.busyRatio() * 1000) / 1000.0);
+        if (m.hasWatermark()) {
+            to.put("watermark", m.watermark());
+            to.put("watermarkLagMillis", now - m.watermark());
+        }
+        to.put("checkpoints", m.checkpoints());
+        to.put("checkpointMillis", m.lastCheckpointNanos() < 0 ? -1 : m.lastCheckpointNanos() / 1_000_000);
+        to.put("restoreMillis", m.restoreNanos() < 0 ? -1 : m.restoreNanos() / 1_000_000);
+        JSONArray ops = new JSONArray();
+        for (OperatorMetrics.Snapshot op : m.operators()) {
+            JSONObject oo = new JSONObject();
+            oo.put("id", op.operator());
+            oo.put("kind", op.kind());
+            oo.put("recordsIn", op.recordsIn());
+            oo.put("recordsOut", op.recordsOut());
+            oo.put("lateRecords", op.lateRecords());
+            ops.add(oo);
+        }
+        to.put("operators", ops);
     }
 
     public static JSONObject read(Path file) throws IOException {

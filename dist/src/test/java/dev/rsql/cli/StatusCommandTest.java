@@ -2,7 +2,10 @@ package dev.rsql.cli;
 
 import dev.rsql.runtime.exec.JobInstance;
 import dev.rsql.runtime.exec.JobStatus;
+import dev.rsql.runtime.exec.TaskStatus;
 import dev.rsql.runtime.lookup.DimensionTableStatus;
+import dev.rsql.runtime.metrics.OperatorMetrics;
+import dev.rsql.runtime.metrics.TaskMetrics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -69,5 +72,19 @@ class StatusCommandTest {
         write("orders", JobInstance.State.RUNNING, 2, "send timed out");
         String out = status();
         assertTrue(out.contains("restarted 2 times, last after: send timed out"), out);
+    }
+
+    @Test
+    void taskLinesShowBusyShareLateRowsAndWatermarkLag() throws Exception {
+        long now = System.currentTimeMillis();
+        TaskMetrics.Snapshot metrics = new TaskMetrics.Snapshot(10_000_000_000L, 2_500_000_000L, now - 4_000, 3,
+                1_000_000, -1, 90, 7, List.of(new OperatorMetrics.Snapshot("window-aggregate-1", "WindowAggregate",
+                100, 90, 7)));
+        TaskStatus task = new TaskStatus("exchange-1#0", "partition 0", TaskStatus.State.RUNNING, 100, 90, 0, -1,
+                now, null, null, 0, metrics);
+        StatusFile.write(home.resolve("run").resolve("late.status.json"), new JobStatus("late", "host-1",
+                JobInstance.State.RUNNING, now, now, List.of(task), null), ProcessHandle.current().pid(), 60_000);
+        String out = status();
+        assertTrue(out.contains("busy 25%  late 7  watermark lag 4.0s"), out);
     }
 }

@@ -102,6 +102,9 @@ class DistributedOverTest extends DistributedJobFixture {
             });
             assertTrue(wrong.isEmpty(), wrong.size() + " rows wrong or repeated: "
                     + wrong.subList(0, Math.min(10, wrong.size())));
+            // the metrics of the tasks that took b's queues over tell how long their state took to restore
+            assertTrue(a.status().tasks.stream().anyMatch(t -> t.id.startsWith("exchange")
+                    && t.metrics.restoreNanos() >= 0), "a restored task");
         } finally {
             reader.shutdown();
             a.stop();

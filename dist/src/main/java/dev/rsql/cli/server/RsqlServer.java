@@ -3,7 +3,9 @@ package dev.rsql.cli.server;
 import com.alibaba.fastjson2.JSONObject;
 import dev.rsql.cli.EngineHome;
 import dev.rsql.cli.http.HttpEndpoint;
+import dev.rsql.cli.http.MetricsHandler;
 import dev.rsql.cli.http.ProcessJobs;
+import dev.rsql.cli.web.StatusPage;
 import dev.rsql.runtime.config.Options;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,9 +18,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Server mode's process: the {@link JobServer} over {@code jobs/}, its REST API on the process's HTTP endpoint
- * ({@code http.port}, default {@value #DEFAULT_PORT} in server mode), each job's own log, and {@code run/server.json}
- * telling {@code rsql submit|stop|list} where the server listens.
+ * Server mode's process: the {@link JobServer} over {@code jobs/}; its REST API, metrics and status page on the
+ * process's HTTP endpoint ({@code http.port}, default {@value #DEFAULT_PORT} in server mode); each job's own log; and
+ * {@code run/server.json} telling {@code rsql submit|stop|list} where the server listens.
  */
 public final class RsqlServer implements AutoCloseable {
 
@@ -30,9 +32,11 @@ public final class RsqlServer implements AutoCloseable {
     private final JobServer jobs;
     private final JobLogs logs;
     private final ProcessJobs processJobs;
+    private final StatusPage statusPage;
 
     private RsqlServer(EngineHome home, HttpEndpoint endpoint, JobServer jobs, JobLogs logs, ProcessJobs processJobs) {
         this.home = home;
+        this.statusPage = new StatusPage(processJobs);
         this.endpoint = endpoint;
         this.jobs = jobs;
         this.logs = logs;
@@ -59,6 +63,8 @@ public final class RsqlServer implements AutoCloseable {
         JobServer jobs = new JobServer(home, config, classLoader, processJobs);
         RsqlServer server = new RsqlServer(home, endpoint, jobs, logs, processJobs);
         endpoint.handle(ServerApi.PREFIX, new ServerApi(jobs));
+        endpoint.handle(MetricsHandler.PATH, new MetricsHandler(processJobs));
+        server.statusPage.registerOn(endpoint);
         endpoint.start();
         jobs.start();
         server.writeServerFile(config.getOrDefault("http.host", "127.0.0.1"));
@@ -87,14 +93,9 @@ public final class RsqlServer implements AutoCloseable {
         return endpoint.port();
     }
 
-    /** The jobs this process runs, for the metrics and the status page on the same endpoint. */
+    /** The jobs this process runs. */
     public ProcessJobs processJobs() {
         return processJobs;
-    }
-
-    /** The endpoint, for other handlers (metrics, status page) to register on. */
-    public HttpEndpoint endpoint() {
-        return endpoint;
     }
 
     /** Stops every job gracefully, then the port. */
@@ -102,6 +103,7 @@ public final class RsqlServer implements AutoCloseable {
     public void close() {
         jobs.close();
         endpoint.close();
+        statusPage.close();
         if (logs != null) {
             logs.detach();
         }

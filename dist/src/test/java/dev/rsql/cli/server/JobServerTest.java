@@ -106,6 +106,14 @@ class JobServerTest {
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    private String get(String path) {
+        try {
+            return send("GET", path, null).body();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
     private JSONObject job(String name) {
         try {
             HttpResponse<String> r = send("GET", "/api/jobs/" + name, null);
@@ -132,6 +140,10 @@ class JobServerTest {
         Await.until("the job runs", WAIT, () -> server.processJobs().list().size() == 1);
         append(in, 0, 20);
         awaitValues(v1, 0, 20, 2);
+        // the same port serves the job's metrics and the status page's data
+        Await.until("the job's records in /metrics", WAIT, () -> get("/metrics")
+                .matches("(?s).*\\nrsql_job_records_in_total\\{job=\"rules\"} 20(\\.0)?\\n.*"));
+        assertTrue(get("/ui/api/jobs").contains("\"rules\""), "the status page lists the job");
 
         // a new version: the old one stops, the new one starts and writes
         write("rules", script(in, v2, "SELECT v * 3 FROM s"));

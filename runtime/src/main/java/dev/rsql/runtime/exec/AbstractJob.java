@@ -9,6 +9,7 @@ import dev.rsql.runtime.connector.SinkWriter;
 import dev.rsql.runtime.connector.SinkWriterContext;
 import dev.rsql.runtime.graph.JobGraph;
 import dev.rsql.runtime.lookup.DimensionTables;
+import dev.rsql.runtime.metrics.CheckpointStats;
 import dev.rsql.runtime.table.TableDescriptor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -365,6 +366,11 @@ abstract class AbstractJob implements Job {
         tasks.values().forEach(t -> all.add(t.status()));
         Throwable f = failure;
         return new JobStatus(graph.name(), jobInfo.instanceId(), state, startedMillis, System.currentTimeMillis(), all,
-                f == null ? null : f.getMessage(), 0, null, dimensionTables.status());
+                f == null ? null : f.getMessage(), 0, null, dimensionTables.status(), checkpointStats());
+    }
+
+    /** The job's checkpoints, where this process coordinates them. */
+    CheckpointStats checkpointStats() {
+        return CheckpointStats.NONE;
     }
 }

@@ -1,5 +1,6 @@
 package dev.rsql.runtime.exec;
 
+import dev.rsql.runtime.metrics.CheckpointStats;
 import dev.rsql.runtime.state.KeyedStateBackend;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +34,7 @@ final class CheckpointCoordinator implements TaskCheckpoints {
     private final Supplier<Collection<Task>> tasks;
     private long nextId;
     private Pending pending;
+    private volatile CheckpointStats stats = CheckpointStats.NONE;
 
     private static final class Pending {
         final long id;
@@ -40,6 +42,7 @@ final class CheckpointCoordinator implements TaskCheckpoints {
         final Map<String, Task> participants = new HashMap<>();
         final Map<String, TaskSnapshot> acks = new HashMap<>();
         final CompletableFuture<Long> done = new CompletableFuture<>();
+        final long startedNanos = System.nanoTime();
 
         Pending(long id, Collection<Task> participants) {
             this.id = id;
@@ -77,6 +80,11 @@ final class CheckpointCoordinator implements TaskCheckpoints {
         T task = factory.create(nextId);
         register.accept(task);
         return task;
+    }
+
+    /** The checkpoints so far; safe from any thread. */
+    CheckpointStats stats() {
+        return stats;
     }
 
     /** Starts a checkpoint unless one is running; completes with its id (or exceptionally if it is aborted). */
@@ -145,9 +153,14 @@ final class CheckpointCoordinator implements TaskCheckpoints {
             }
         } catch (IOException e) {
             LOG.error("job={} checkpoint {} could not be written", jobName, p.id, e);
+            stats = stats.withAborted();
             p.done.completeExceptionally(e);
             return;
         }
+        long millis = (System.nanoTime() - p.startedNanos) / 1_000_000;
+        stats = root == null ? stats.withCompleted(p.id, millis, -1, System.currentTimeMillis(), -1)
+                : stats.withCompleted(p.id, millis, DirectorySize.of(CompletedCheckpoint.dirOf(root, p.id)),
+                System.currentTimeMillis(), DirectorySize.of(root.getParent()));
         LOG.debug("job={} checkpoint {} complete ({} tasks)", jobName, p.id, p.acks.size());
         for (Task t : p.participants.values()) {
             t.notifyCheckpointComplete(p.id);
@@ -157,6 +170,7 @@ final class CheckpointCoordinator implements TaskCheckpoints {
 
     private void abort(Pending p, String reason) {
         pending = null;
+        stats = stats.withAborted();
         LOG.info("job={} checkpoint {} aborted: {}", jobName, p.id, reason);
         if (root != null) {
             try {

@@ -1,6 +1,7 @@
 package dev.rsql.runtime.exec;
 
 import dev.rsql.runtime.connector.ConnectorFactory;
+import dev.rsql.runtime.metrics.CheckpointStats;
 import dev.rsql.runtime.connector.ShardListener;
 import dev.rsql.runtime.connector.ShardReader;
 import dev.rsql.runtime.connector.SinkWriterContext;
@@ -428,6 +429,12 @@ public final class JobInstance extends AbstractJob {
     /** Takes a checkpoint now (tests and tools); completes with its id. */
     public CompletableFuture<Long> checkpoint() {
         return coordinator.trigger();
+    }
+
+    @Override
+    CheckpointStats checkpointStats() {
+        CheckpointCoordinator c = coordinator;
+        return c == null ? CheckpointStats.NONE : c.stats();
     }
 
     /** Size of the job's local state on disk, for status and benchmarks. */

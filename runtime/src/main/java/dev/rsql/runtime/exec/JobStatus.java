@@ -1,6 +1,7 @@
 package dev.rsql.runtime.exec;
 
 import dev.rsql.runtime.lookup.DimensionTableStatus;
+import dev.rsql.runtime.metrics.CheckpointStats;
 
 import java.util.List;
 
@@ -20,6 +21,8 @@ public final class JobStatus {
     public final String restartCause;
     /** The job's fully cached dimension tables, loaded or loading. */
     public final List<DimensionTableStatus> dimensionTables;
+    /** The job's checkpoints as coordinated in this process ({@link CheckpointStats#NONE} when distributed). */
+    public final CheckpointStats checkpoints;
 
     public JobStatus(String job, String instance, JobInstance.State state, long startedMillis, long updatedMillis,
                      List<TaskStatus> tasks, String error) {
@@ -29,6 +32,13 @@ public final class JobStatus {
     public JobStatus(String job, String instance, JobInstance.State state, long startedMillis, long updatedMillis,
                      List<TaskStatus> tasks, String error, int restarts, String restartCause,
                      List<DimensionTableStatus> dimensionTables) {
+        this(job, instance, state, startedMillis, updatedMillis, tasks, error, restarts, restartCause,
+                dimensionTables, CheckpointStats.NONE);
+    }
+
+    public JobStatus(String job, String instance, JobInstance.State state, long startedMillis, long updatedMillis,
+                     List<TaskStatus> tasks, String error, int restarts, String restartCause,
+                     List<DimensionTableStatus> dimensionTables, CheckpointStats checkpoints) {
         this.job = job;
         this.instance = instance;
         this.state = state;
@@ -39,6 +49,7 @@ public final class JobStatus {
         this.restarts = restarts;
         this.restartCause = restartCause;
         this.dimensionTables = List.copyOf(dimensionTables);
+        this.checkpoints = checkpoints;
     }
 
     public long recordsIn() {

@@ -40,6 +40,7 @@ final class RecordErrorHandler {
     private final SinkWriter deadLetter;
     private final RowType deadLetterType;
     private final AtomicLong skipped = new AtomicLong();
+    private final AtomicLong deadLettered = new AtomicLong();
 
     /** Opens a writer of a table that is not a sink of the graph (a dead-letter table). */
     interface SideOutputs {
@@ -103,6 +104,7 @@ final class RecordErrorHandler {
                 cause.getMessage());
         if (deadLetter != null) {
             deadLetter.write(Row.insert(deadLetterRow(position, payload, cause)));
+            deadLettered.incrementAndGet();
         }
     }
 
@@ -123,6 +125,7 @@ final class RecordErrorHandler {
         if (deadLetter != null) {
             byte[] payload = Arrays.deepToString(row.fields()).getBytes(StandardCharsets.UTF_8);
             deadLetter.write(Row.insert(deadLetterRow(position, payload, f)));
+            deadLettered.incrementAndGet();
         }
         return true;
     }
@@ -161,6 +164,11 @@ final class RecordErrorHandler {
 
         long skipped() {
         return skipped.get();
+    }
+
+    /** Skipped records written to the dead-letter table. */
+    long deadLettered() {
+        return deadLettered.get();
     }
 
     void flush() throws Exception {

@@ -197,6 +197,9 @@ final class ShuffleStage implements ShuffleReader.Listener {
             checkpoints.put(id, checkpoint);
             StateChangelogWriter changelog = job.restorer().writer(job.jobName(), id, restored);
             ShuffleTask task = job.addTask(id, () -> createTask(id, index, queue, checkpoint, changelog));
+            if (restored.commit() != null) {
+                task.stateRestored(restored.stats().millis() * 1_000_000);
+            }
             byQueue.put(queue, task);
             job.transactions().register(task);
             if (again) {

@@ -8,6 +8,7 @@ import dev.rsql.runtime.exec.exchange.StageOutput;
 import dev.rsql.runtime.graph.FunctionException;
 import dev.rsql.runtime.graph.LookupJoinNode;
 import dev.rsql.runtime.lookup.LookupTable;
+import dev.rsql.runtime.metrics.TaskMetrics;
 import dev.rsql.runtime.operator.Operator;
 import dev.rsql.runtime.operator.OperatorContext;
 import dev.rsql.runtime.operator.Output;
@@ -53,6 +54,7 @@ public abstract class Task {
     protected final Output head;
     /** Skips or fails on records and rows that cannot be processed, per the source tables' policy. */
     protected final RecordErrorHandler errors;
+    private final TaskMetrics metrics;
     private final Queue<Runnable> mailbox = new ConcurrentLinkedQueue<>();
     private final AtomicInteger schedule = new AtomicInteger(IDLE);
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
@@ -84,6 +86,7 @@ public abstract class Task {
         this.services = services;
         this.topology = topology;
         this.head = topology.head();
+        this.metrics = topology.metrics();
         this.restored = services.restored(id);
     }
 
@@ -208,8 +211,8 @@ public abstract class Task {
             return;
         } finally {
             sliceThread = null;
-            publishedIn = recordsIn;
-            publishedOut = sinkRowsWritten();
+            metrics.sliceEnded(System.nanoTime() - sliceStartedNanos);
+            publish();
         }
         if (status != TaskStatus.State.RUNNING) {
             return;
@@ -305,6 +308,7 @@ public abstract class Task {
             return;
         }
         try {
+            long began = System.nanoTime();
             long position = position();
             for (Operator op : topology.operators()) {
                 op.flush();
@@ -314,6 +318,7 @@ public abstract class Task {
                 w.barrier(checkpointId);
             }
             persist(checkpointId, position);
+            metrics.checkpointTaken(System.nanoTime() - began);
             lastCheckpointMillis = System.currentTimeMillis();
         } catch (Exception e) {
             throw new CheckpointException("job " + services.jobName() + " task " + id + ": checkpoint "
@@ -409,8 +414,7 @@ public abstract class Task {
         status = finalState;
         schedule.set(TERMINATED);
         // Before termination completes: whoever waits for it reads the final counts.
-        publishedIn = recordsIn;
-        publishedOut = sinkRowsWritten();
+        publish();
         if (cause == null) {
             services.taskFinished(this);
         } else {
@@ -421,6 +425,13 @@ public abstract class Task {
 
     final boolean isRunning() {
         return status == TaskStatus.State.RUNNING;
+    }
+
+    /** Makes the counts so far visible to status readers; on the task's thread. */
+    private void publish() {
+        publishedIn = recordsIn;
+        publishedOut = sinkRowsWritten();
+        metrics.publish(currentWatermark());
     }
 
     private long sinkRowsWritten() {
@@ -439,6 +450,11 @@ public abstract class Task {
     /** The record being processed (or the last one), for reports from other threads; read after {@link #recordsIn}. */
     String currentRecord() {
         return description() + ", record " + recordsIn;
+    }
+
+    /** Its state was restored before the task was created (a shuffle task taking over a queue), in {@code nanos}. */
+    final void stateRestored(long nanos) {
+        metrics.stateRestored(nanos);
     }
 
     /** The thread running a slice of this task now, or null between slices. */
@@ -476,7 +492,7 @@ public abstract class Task {
         StuckRecord s = status == TaskStatus.State.RUNNING ? stuck : null;
         return new TaskStatus(id, description(), s != null ? TaskStatus.State.STUCK : status, publishedIn,
                 publishedOut, skipped(), lag(), lastCheckpointMillis,
-                f == null ? null : String.valueOf(f.getMessage()), s);
+                f == null ? null : String.valueOf(f.getMessage()), s, errors.deadLettered(), metrics.snapshot());
     }
 
     @Override
@@ -527,7 +543,11 @@ public abstract class Task {
         @Override
         public KeyedStateBackend stateBackend() {
             if (state == null) {
+                long began = System.nanoTime();
                 state = services.openState(id);
+                if (restored != null && restored.stateDir() != null) {
+                    metrics.stateRestored(System.nanoTime() - began);
+                }
             }
             return state;
         }

@@ -1,5 +1,7 @@
 package dev.rsql.runtime.exec;
 
+import dev.rsql.runtime.metrics.TaskMetrics;
+
 /** What {@code status} shows for one task. */
 public final class TaskStatus {
 
@@ -17,9 +19,20 @@ public final class TaskStatus {
     public final String error;
     /** Where the task is stuck, or null. */
     public final StuckRecord stuck;
+    /** Of the skipped records, those written to the dead-letter table. */
+    public final long deadLettered;
+    /** Operators' counters, busy time, watermark, checkpoints and restore. */
+    public final TaskMetrics.Snapshot metrics;
 
     public TaskStatus(String id, String shard, State state, long recordsIn, long rowsOut, long skipped, long lag,
                       long lastCheckpointMillis, String error, StuckRecord stuck) {
+        this(id, shard, state, recordsIn, rowsOut, skipped, lag, lastCheckpointMillis, error, stuck, 0,
+                TaskMetrics.NONE);
+    }
+
+    public TaskStatus(String id, String shard, State state, long recordsIn, long rowsOut, long skipped, long lag,
+                      long lastCheckpointMillis, String error, StuckRecord stuck, long deadLettered,
+                      TaskMetrics.Snapshot metrics) {
         this.id = id;
         this.shard = shard;
         this.state = state;
@@ -30,5 +43,7 @@ public final class TaskStatus {
         this.lastCheckpointMillis = lastCheckpointMillis;
         this.error = error;
         this.stuck = stuck;
+        this.deadLettered = deadLettered;
+        this.metrics = metrics;
     }
 }

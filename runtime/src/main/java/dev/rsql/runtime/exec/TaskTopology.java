@@ -25,6 +25,8 @@ import dev.rsql.runtime.graph.WindowAggregateNode;
 import dev.rsql.runtime.graph.WindowAssignerNode;
 import dev.rsql.runtime.graph.WindowRankNode;
 import dev.rsql.runtime.graph.WindowJoinNode;
+import dev.rsql.runtime.metrics.OperatorMetrics;
+import dev.rsql.runtime.metrics.TaskMetrics;
 import dev.rsql.runtime.operator.CalcOperator;
 import dev.rsql.runtime.operator.CorrelateOperator;
 import dev.rsql.runtime.operator.Operator;
@@ -73,10 +75,12 @@ final class TaskTopology {
     private final List<SinkOperator> sinkOperators;
     private final List<StageOutput> stageOutputs;
     private final WatermarkAssignerOperator watermarkAssigner;
+    private final TaskMetrics metrics;
 
-    private TaskTopology(Output head, List<Operator> operators) {
+    private TaskTopology(Output head, List<Operator> operators, TaskMetrics metrics) {
         this.head = head;
         this.operators = operators;
+        this.metrics = metrics;
         List<SinkOperator> sinks = new ArrayList<>();
         List<StageOutput> outputs = new ArrayList<>();
         WatermarkAssignerOperator assigner = null;
@@ -96,16 +100,23 @@ final class TaskTopology {
 
     /** The operators fed by {@code start}: a source node, or an exchange node for a partition task. */
     static TaskTopology build(GraphNode start, Resources resources) throws Exception {
-        Builder b = new Builder(resources);
+        Builder b = new Builder(resources, start);
         Output head = b.outputOf(start);
         List<Operator> ordered = new ArrayList<>();
+        List<OperatorMetrics> metered = new ArrayList<>();
+        List<Operator> meteredOperators = new ArrayList<>();   // null for the start node
         for (GraphNode n : resources.graph().nodes()) {
             Operator op = b.operators.get(n.id());
             if (op != null) {
                 ordered.add(op);
             }
+            OperatorMetrics m = b.metrics.get(n.id());
+            if (m != null) {
+                metered.add(m);
+                meteredOperators.add(op);
+            }
         }
-        return new TaskTopology(head, List.copyOf(ordered));
+        return new TaskTopology(head, List.copyOf(ordered), new TaskMetrics(metered, meteredOperators));
     }
 
     /** Where the task's input rows go. */
@@ -130,13 +141,21 @@ final class TaskTopology {
         return watermarkAssigner;
     }
 
+    /** The counters of the task's operators, each counting the rows into and out of it. */
+    TaskMetrics metrics() {
+        return metrics;
+    }
+
     private static final class Builder {
         private final Resources r;
         private final Map<String, Operator> operators = new HashMap<>();
         private final Map<String, Output> outputs = new HashMap<>();
+        private final Map<String, OperatorMetrics> metrics = new HashMap<>();
+        private final GraphNode start;
 
-        Builder(Resources resources) {
+        Builder(Resources resources, GraphNode start) {
             this.r = resources;
+            this.start = start;
         }
 
         /** The output a node's operator emits to: the inputs of all its consumers. */
@@ -145,26 +164,38 @@ final class TaskTopology {
             if (cached != null) {
                 return cached;
             }
+            // A row sent on to several consumers counts once as out of this node: on the first of them.
+            OperatorMetrics producer = node instanceof UnionNode ? null : metricsOf(node);
             List<Output> targets = new ArrayList<>();
             for (GraphNode consumer : r.graph().downstreamOf(node)) {
-                targets.add(inputOf(consumer));
+                targets.add(inputOf(consumer, targets.isEmpty() ? producer : null));
             }
             Output out = targets.isEmpty() ? Output.DISCARD : Output.broadcast(targets);
             outputs.put(node.id(), out);
             return out;
         }
 
-        /** Where rows sent to a node go: its operator, or straight through for a union. */
-        private Output inputOf(GraphNode node) throws Exception {
+        /**
+         * Where rows sent to a node go: its operator, or straight through for a union. Counts them in for the node,
+         * and out for {@code producer} unless null.
+         */
+        private Output inputOf(GraphNode node, OperatorMetrics producer) throws Exception {
             if (node instanceof UnionNode) {
-                return outputOf(node);
+                Output union = outputOf(node);
+                return producer == null ? union : producer.countingOut(union);
             }
             Operator op = operators.get(node.id());
             if (op == null) {
                 op = create(node);
                 operators.put(node.id(), op);
             }
-            return Output.of(op);
+            return metricsOf(node).input(op, producer);
+        }
+
+        /** A sink's or an exchange's rows in are the task's rows out; the exchange a partition task reads is not. */
+        private OperatorMetrics metricsOf(GraphNode node) {
+            return metrics.computeIfAbsent(node.id(), id -> new OperatorMetrics(id, node.kind(),
+                    node instanceof SinkNode || (node instanceof ExchangeNode && node != start)));
         }
 
         private Operator create(GraphNode node) throws Exception {

@@ -34,4 +34,9 @@ public interface Operator {
 
     default void close() throws Exception {
     }
+
+    /** Rows that came too late to be processed as usual (behind the watermark, their window closed): for metrics. */
+    default long lateRecords() {
+        return 0;
+    }
 }

@@ -12,21 +12,6 @@ public interface Output {
     /** Event time has reached {@code watermark}: no row with an earlier time should follow. */
     void emitWatermark(long watermark) throws Exception;
 
-    /** The input of an operator. */
-    static Output of(Operator op) {
-        return new Output() {
-            @Override
-            public void emit(Row row) throws Exception {
-                op.process(row);
-            }
-
-            @Override
-            public void emitWatermark(long watermark) throws Exception {
-                op.processWatermark(watermark);
-            }
-        };
-    }
-
     /** Sends everything to each of the outputs, in order. */
     static Output broadcast(List<Output> outputs) {
         if (outputs.size() == 1) {

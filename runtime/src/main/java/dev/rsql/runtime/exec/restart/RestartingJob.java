@@ -254,6 +254,6 @@ public final class RestartingJob implements Job {
         Throwable f = failure;
         return new JobStatus(s.job, s.instance, shown, startedMillis, s.updatedMillis,
                 waiting ? List.of() : s.tasks, waiting ? null : f != null ? f.getMessage() : s.error, n, cause,
-                s.dimensionTables);
+                s.dimensionTables, s.checkpoints);
     }
 }

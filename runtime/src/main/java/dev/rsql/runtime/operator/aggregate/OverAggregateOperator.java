@@ -359,4 +359,9 @@ public final class OverAggregateOperator implements Operator {
     public long lateRowCount() {
         return lateRows == null ? 0 : lateRows.count();
     }
+
+    @Override
+    public long lateRecords() {
+        return lateRowCount();
+    }
 }

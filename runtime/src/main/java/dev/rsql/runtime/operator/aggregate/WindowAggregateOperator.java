@@ -375,4 +375,9 @@ public final class WindowAggregateOperator implements Operator {
     public long lateRowCount() {
         return lateRows == null ? 0 : lateRows.count();
     }
+
+    @Override
+    public long lateRecords() {
+        return lateRowCount();
+    }
 }

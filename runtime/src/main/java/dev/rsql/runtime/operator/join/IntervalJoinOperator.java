@@ -40,6 +40,8 @@ public final class IntervalJoinOperator implements Operator {
     private TimerService timers;
     private OperatorContext context;
     private long watermark = Long.MIN_VALUE;
+    /** Rows whose whole range was behind the watermark on arrival: joined with what is stored, but not kept. */
+    private long lateRows;
 
     public IntervalJoinOperator(IntervalJoinNode node, Output output) {
         this.node = node;
@@ -131,8 +133,13 @@ public final class IntervalJoinOperator implements Operator {
                 timers.registerProcessingTimeTimer(expiry, key, timerNs);
                 context.requestProcessingTime(expiry);
             }
-        } else if (ownOuter && !matched) {
-            output.emit(Row.insert(rows.padded(own, left)));
+        } else {
+            if (eventTime) {
+                lateRows++;
+            }
+            if (ownOuter && !matched) {
+                output.emit(Row.insert(rows.padded(own, left)));
+            }
         }
     }
 
@@ -192,5 +199,10 @@ public final class IntervalJoinOperator implements Operator {
         if (next != Long.MAX_VALUE) {
             context.requestProcessingTime(next);
         }
+    }
+
+    @Override
+    public long lateRecords() {
+        return lateRows;
     }
 }

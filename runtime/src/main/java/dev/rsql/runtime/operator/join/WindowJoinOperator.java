@@ -128,4 +128,9 @@ public final class WindowJoinOperator implements Operator {
     public void close() throws Exception {
         rows.close();
     }
+
+    @Override
+    public long lateRecords() {
+        return lateRows;
+    }
 }

@@ -25,6 +25,7 @@ public final class WindowRankOperator implements Operator {
     private SortedRows rows;
     private TimerService timers;
     private long watermark = Long.MIN_VALUE;
+    private long lateRows;
 
     public WindowRankOperator(WindowRankNode node, Output output) {
         this.node = node;
@@ -46,6 +47,7 @@ public final class WindowRankOperator implements Operator {
         Object[] in = row.fields();
         long end = (Long) in[node.windowEndField()];
         if (end - 1 <= watermark) {
+            lateRows++;
             return;  // its window has fired: late
         }
         Object[] partition = new Object[partitionFields.length];
@@ -77,5 +79,10 @@ public final class WindowRankOperator implements Operator {
             rows.clear(key, window);
         });
         output.emitWatermark(wm);
+    }
+
+    @Override
+    public long lateRecords() {
+        return lateRows;
     }
 }
