@@ -1,0 +1,33 @@
+package dev.rsql.sdk.dsl;
+
+import dev.rsql.runtime.config.Options;
+import dev.rsql.runtime.table.Column;
+import dev.rsql.runtime.table.TableDescriptor;
+import dev.rsql.runtime.table.TableSchema;
+import dev.rsql.runtime.types.RowType;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Connector tables of DSL sources and sinks, declared as a CREATE TABLE with a WITH clause would. */
+final class Tables {
+
+    private Tables() {
+    }
+
+    static TableDescriptor descriptor(String name, RowType columns, Map<String, String> options) {
+        String connector = options.get("connector");
+        if (connector == null || connector.isBlank()) {
+            throw new IllegalArgumentException("table " + name + ": the options name no 'connector' (e.g. 'kafka', "
+                    + "'rocketmq', 'file', 'datagen', 'print')");
+        }
+        List<Column> cols = new ArrayList<>();
+        for (int i = 0; i < columns.size(); i++) {
+            cols.add(Column.physical(columns.name(i), columns.type(i)));
+        }
+        Options o = new Options(options);
+        o.markUsed("connector");
+        return new TableDescriptor(name, new TableSchema(cols, List.of()), connector, o);
+    }
+}
