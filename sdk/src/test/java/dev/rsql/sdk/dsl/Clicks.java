@@ -18,7 +18,7 @@ final class Clicks {
     static final long BASE = 1_700_000_000_000L;
     static final long DISORDER = 2_000;
 
-    record Click(String user, String url, int amount, Instant ts) {
+    record Click(String userId, String url, int amount, Instant ts) {
     }
 
     final List<Click> all = new ArrayList<>();
@@ -35,7 +35,7 @@ final class Clicks {
                 Click c = new Click("u" + random.nextInt(5), "/p" + random.nextInt(3), random.nextInt(100),
                         Instant.ofEpochMilli(ts));
                 all.add(c);
-                payloads.add(String.format("{\"user\":\"%s\",\"url\":\"%s\",\"amount\":%d,\"ts\":%d}", c.user(),
+                payloads.add(String.format("{\"userId\":\"%s\",\"url\":\"%s\",\"amount\":%d,\"ts\":%d}", c.userId(),
                         c.url(), c.amount(), ts));
             }
             shards.add(payloads);

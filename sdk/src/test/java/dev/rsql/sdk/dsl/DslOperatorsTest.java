@@ -41,7 +41,7 @@ class DslOperatorsTest {
     record Avg(long sum, long count) {
     }
 
-    record Pair(String user, int left, int right) {
+    record Pair(String userId, int left, int right) {
     }
 
     /** Builds a job over {@code clicks}, runs it to its end, returns what its collect sink received. */
@@ -81,12 +81,12 @@ class DslOperatorsTest {
     void filterAndMap() throws Exception {
         Clicks clicks = new Clicks(1, 2, 300, 100);
         List<Row> out = run("filter-map", clicks, s -> s.filter(c -> c.amount() >= 50)
-                .map(c -> new Visit(c.user(), c.url().substring(1), c.amount() * 2), Visit.class)
+                .map(c -> new Visit(c.userId(), c.url().substring(1), c.amount() * 2), Visit.class)
                 .to("visits", sink("filter-map")), false);
         List<List<Object>> expected = new ArrayList<>();
         for (Click c : clicks.all) {
             if (c.amount() >= 50) {
-                expected.add(List.of(c.user(), c.url().substring(1), c.amount() * 2));
+                expected.add(List.of(c.userId(), c.url().substring(1), c.amount() * 2));
             }
         }
         assertFalse(expected.isEmpty());
@@ -97,13 +97,13 @@ class DslOperatorsTest {
     void flatMapAndUnion() throws Exception {
         Clicks clicks = new Clicks(2, 2, 200, 100);
         List<Row> out = run("flat-map", clicks, s -> {
-            RStream<String> users = s.map(Click::user, String.class);
+            RStream<String> users = s.map(Click::userId, String.class);
             RStream<String> chars = s.flatMap(c -> Arrays.asList(c.url().split("")), String.class);
             users.union(chars).to("words", sink("flat-map"));
         }, false);
         List<List<Object>> expected = new ArrayList<>();
         for (Click c : clicks.all) {
-            expected.add(List.of(c.user()));
+            expected.add(List.of(c.userId()));
             for (String ch : c.url().split("")) {
                 expected.add(List.of(ch));
             }
@@ -114,10 +114,10 @@ class DslOperatorsTest {
     @Test
     void countPerKeyIsAnUpdateStream() throws Exception {
         Clicks clicks = new Clicks(3, 2, 200, 100);
-        List<Row> out = run("count", clicks, s -> s.keyBy(Click::user, String.class).count()
+        List<Row> out = run("count", clicks, s -> s.keyBy(Click::userId, String.class).count()
                 .to("counts", sink("count")), false);
         Map<String, Long> expected = new TreeMap<>();
-        clicks.all.forEach(c -> expected.merge(c.user(), 1L, Long::sum));
+        clicks.all.forEach(c -> expected.merge(c.userId(), 1L, Long::sum));
         assertTrue(out.stream().anyMatch(r -> r.kind() == RowKind.UPDATE_BEFORE), "no -U in " + out.size() + " rows");
         assertEquals(sorted(expected.entrySet().stream().map(e -> List.<Object>of(e.getKey(), e.getValue()))
                 .collect(Collectors.toList())), sorted(TopologyRunner.materialize(out)));
@@ -127,7 +127,7 @@ class DslOperatorsTest {
     void sumMinMaxAndAggregatePerKey() throws Exception {
         Clicks clicks = new Clicks(4, 2, 200, 100);
         List<Row> sums = run("sum", clicks, s -> {
-            GroupedStream<String, Click> byUser = s.keyBy(Click::user, String.class);
+            GroupedStream<String, Click> byUser = s.keyBy(Click::userId, String.class);
             byUser.sum(Click::amount).to("sums", sink("sum"));
             byUser.max(Click::amount, Integer.class).to("maxima", sink("sum-max"));
             byUser.min(Click::url, String.class).to("minima", sink("sum-min"));
@@ -135,7 +135,7 @@ class DslOperatorsTest {
                     a.count() + 1), null, a -> (double) a.sum() / a.count()), Avg.class, Double.class)
                     .to("averages", sink("sum-avg"));
         }, false);
-        Map<String, List<Click>> byUser = clicks.all.stream().collect(Collectors.groupingBy(Click::user));
+        Map<String, List<Click>> byUser = clicks.all.stream().collect(Collectors.groupingBy(Click::userId));
         List<List<Object>> sum = new ArrayList<>();
         List<List<Object>> max = new ArrayList<>();
         List<List<Object>> min = new ArrayList<>();
@@ -156,12 +156,12 @@ class DslOperatorsTest {
     @Test
     void tumblingWindowCount() throws Exception {
         Clicks clicks = new Clicks(5, 2, 400, 50);
-        List<Row> out = run("tumble", clicks, s -> s.keyBy(Click::user, String.class)
+        List<Row> out = run("tumble", clicks, s -> s.keyBy(Click::userId, String.class)
                 .window(Window.tumbling(Duration.ofMillis(WINDOW))).count().to("counts", sink("tumble")), true);
         Map<List<Object>, Long> expected = new HashMap<>();
         for (Click c : clicks.all) {
             long ws = windowStart(c, WINDOW);
-            expected.merge(List.of(c.user(), ws, ws + WINDOW), 1L, Long::sum);
+            expected.merge(List.of(c.userId(), ws, ws + WINDOW), 1L, Long::sum);
         }
         assertEquals(sorted(withValues(expected)), inserts(out));
     }
@@ -194,13 +194,13 @@ class DslOperatorsTest {
     void sessionWindowAggregateMergesAccumulators() throws Exception {
         Clicks clicks = new Clicks(7, 1, 300, 400);
         long gap = 3_000;
-        List<Row> out = run("session", clicks, s -> s.keyBy(Click::user, String.class)
+        List<Row> out = run("session", clicks, s -> s.keyBy(Click::userId, String.class)
                 .window(Window.session(Duration.ofMillis(gap)))
                 .aggregate(Aggregator.of(() -> 0L, (Click c, Long a) -> a + c.amount(), Long::sum, a -> a),
                         Long.class, Long.class)
                 .to("sessions", sink("session")), true);
         List<List<Object>> expected = new ArrayList<>();
-        clicks.all.stream().collect(Collectors.groupingBy(Click::user)).forEach((user, cs) -> {
+        clicks.all.stream().collect(Collectors.groupingBy(Click::userId)).forEach((user, cs) -> {
             cs.sort(Comparator.comparing(Click::ts));
             long start = -1;
             long end = -1;
@@ -227,19 +227,19 @@ class DslOperatorsTest {
     void sessionWindowNeedsAMerger() {
         StreamBuilder b = new StreamBuilder("no-merge");
         GroupedStream<String, Click> byUser = b.source("clicks", Click.class, Map.of("connector", "values", "id", "x"))
-                .assignTimestamps(c -> c.ts().toEpochMilli(), Duration.ZERO).keyBy(Click::user, String.class);
+                .assignTimestamps(c -> c.ts().toEpochMilli(), Duration.ZERO).keyBy(Click::userId, String.class);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> byUser
                 .window(Window.session(Duration.ofSeconds(1))).aggregate(Aggregator.of(() -> 0L,
                         (Click c, Long a) -> a + 1), Long.class, Long.class));
         assertTrue(e.getMessage().contains("merge"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> b.source("c2", Click.class, Map.of("connector", "values"))
-                .keyBy(Click::user, String.class).window(Window.tumbling(Duration.ofSeconds(1))));
+                .keyBy(Click::userId, String.class).window(Window.tumbling(Duration.ofSeconds(1))));
     }
 
     @Test
     void processingTimeWindowCountsEveryElementOnce() throws Exception {
         Clicks clicks = new Clicks(8, 2, 200, 100);
-        List<Row> out = run("proctime", clicks, s -> s.keyBy(Click::user, String.class)
+        List<Row> out = run("proctime", clicks, s -> s.keyBy(Click::userId, String.class)
                 .window(Window.tumbling(Duration.ofHours(1)).processingTime()).count()
                 .to("counts", sink("proctime")), false);
         Map<String, Long> perUser = new HashMap<>();
@@ -248,7 +248,7 @@ class DslOperatorsTest {
             perUser.merge((String) r.get(0), (Long) r.get(1), Long::sum);
         }
         Map<String, Long> expected = new HashMap<>();
-        clicks.all.forEach(c -> expected.merge(c.user(), 1L, Long::sum));
+        clicks.all.forEach(c -> expected.merge(c.userId(), 1L, Long::sum));
         assertEquals(expected, perUser);
     }
 
@@ -256,18 +256,18 @@ class DslOperatorsTest {
     void windowJoin() throws Exception {
         Clicks clicks = new Clicks(9, 2, 150, 100);
         List<Row> out = run("window-join", clicks, s -> {
-            GroupedStream<String, Click> big = s.filter(c -> c.amount() >= 70).keyBy(Click::user, String.class);
-            GroupedStream<String, Click> small = s.filter(c -> c.amount() < 10).keyBy(Click::user, String.class);
+            GroupedStream<String, Click> big = s.filter(c -> c.amount() >= 70).keyBy(Click::userId, String.class);
+            GroupedStream<String, Click> small = s.filter(c -> c.amount() < 10).keyBy(Click::userId, String.class);
             big.join(small).window(Window.tumbling(Duration.ofMillis(WINDOW)))
-                    .apply((l, r) -> new Pair(l.user(), l.amount(), r.amount()), Pair.class)
+                    .apply((l, r) -> new Pair(l.userId(), l.amount(), r.amount()), Pair.class)
                     .to("pairs", sink("window-join"));
         }, true);
         List<List<Object>> expected = new ArrayList<>();
         for (Click l : clicks.all) {
             for (Click r : clicks.all) {
-                if (l.amount() >= 70 && r.amount() < 10 && l.user().equals(r.user())
+                if (l.amount() >= 70 && r.amount() < 10 && l.userId().equals(r.userId())
                         && windowStart(l, WINDOW) == windowStart(r, WINDOW)) {
-                    expected.add(List.of(l.user(), l.amount(), r.amount()));
+                    expected.add(List.of(l.userId(), l.amount(), r.amount()));
                 }
             }
         }
@@ -279,18 +279,18 @@ class DslOperatorsTest {
     void intervalJoin() throws Exception {
         Clicks clicks = new Clicks(10, 2, 150, 100);
         List<Row> out = run("interval-join", clicks, s -> {
-            GroupedStream<String, Click> big = s.filter(c -> c.amount() >= 70).keyBy(Click::user, String.class);
-            GroupedStream<String, Click> small = s.filter(c -> c.amount() < 10).keyBy(Click::user, String.class);
+            GroupedStream<String, Click> big = s.filter(c -> c.amount() >= 70).keyBy(Click::userId, String.class);
+            GroupedStream<String, Click> small = s.filter(c -> c.amount() < 10).keyBy(Click::userId, String.class);
             big.join(small).between(Duration.ofMillis(-1_000), Duration.ofMillis(3_000))
-                    .apply((l, r) -> new Pair(l.user(), l.amount(), r.amount()), Pair.class)
+                    .apply((l, r) -> new Pair(l.userId(), l.amount(), r.amount()), Pair.class)
                     .to("pairs", sink("interval-join"));
         }, true);
         List<List<Object>> expected = new ArrayList<>();
         for (Click l : clicks.all) {
             for (Click r : clicks.all) {
                 long d = r.ts().toEpochMilli() - l.ts().toEpochMilli();
-                if (l.amount() >= 70 && r.amount() < 10 && l.user().equals(r.user()) && d >= -1_000 && d <= 3_000) {
-                    expected.add(List.of(l.user(), l.amount(), r.amount()));
+                if (l.amount() >= 70 && r.amount() < 10 && l.userId().equals(r.userId()) && d >= -1_000 && d <= 3_000) {
+                    expected.add(List.of(l.userId(), l.amount(), r.amount()));
                 }
             }
         }

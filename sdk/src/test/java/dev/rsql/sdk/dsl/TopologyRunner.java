@@ -15,7 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -40,7 +39,9 @@ final class TopologyRunner {
         try {
             job.start();
             assertTrue(job.awaitTermination(TIMEOUT), "job " + graph.name() + " did not end");
-            assertNull(job.failure(), () -> "job " + graph.name() + " failed: " + job.failure());
+            if (job.failure() != null) {
+                throw new AssertionError("job " + graph.name() + " failed", job.failure());
+            }
         } finally {
             job.stop();
         }

@@ -1,0 +1,187 @@
+package dev.rsql.sdk.dsl;
+
+import dev.rsql.planner.PlannerContext;
+import dev.rsql.planner.ScriptPlanner;
+import dev.rsql.runtime.data.Row;
+import dev.rsql.runtime.data.RowKind;
+import dev.rsql.runtime.testing.CollectSinkFactory;
+import dev.rsql.sdk.dsl.Clicks.Click;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The DSL and SQL on one graph: the same results for the same job, and each reading the other's streams. */
+class DslSqlTest {
+
+    private static final String CLICKS_COLUMNS = "userId STRING, url STRING, amount INT, ts TIMESTAMP(3)";
+
+    @TempDir
+    Path tmp;
+
+    record UserCount(String userId, long cnt) {
+    }
+
+    record WindowCount(String userId, long cnt, Instant window_start, Instant window_end) {
+    }
+
+    record BigClick(String userId, int amount) {
+    }
+
+    private static List<String> sorted(List<Row> rows) {
+        return rows.stream().map(Row::toString).sorted().collect(Collectors.toList());
+    }
+
+    @Test
+    void windowedCountInTheDslAndInSqlGiveTheSameRows() throws Exception {
+        Clicks clicks = new Clicks(21, 2, 400, 50);
+        StreamBuilder b = new StreamBuilder("count-dsl");
+        b.source("clicks", Click.class, clicks.register("count-dsl"))
+                .assignTimestamps(c -> c.ts().toEpochMilli(), Duration.ofSeconds(2))
+                .keyBy(Click::userId, String.class)
+                .window(Window.tumbling(Duration.ofSeconds(5)))
+                .count()
+                .to("counts", Map.of("connector", "collect", "id", "count-dsl-out"));
+        TopologyRunner.run(b.build(), tmp.resolve("dsl"));
+
+        clicks.register("count-sql");
+        String script = "CREATE TABLE clicks (" + CLICKS_COLUMNS + ", WATERMARK FOR ts AS ts - INTERVAL '2' SECOND)"
+                + " WITH ('connector' = 'values', 'id' = 'count-sql', 'format' = 'json');\n"
+                + "CREATE TABLE counts (userId STRING, cnt BIGINT, window_start TIMESTAMP(3), window_end TIMESTAMP(3))"
+                + " WITH ('connector' = 'collect', 'id' = 'count-sql-out');\n"
+                + "INSERT INTO counts SELECT userId, COUNT(*), window_start, window_end"
+                + " FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '5' SECOND))"
+                + " GROUP BY userId, window_start, window_end;";
+        TopologyRunner.run(new ScriptPlanner(PlannerContext.defaults()).plan("count-sql", script).graph(),
+                tmp.resolve("sql"));
+
+        List<String> dsl = sorted(CollectSinkFactory.rows("count-dsl-out"));
+        assertTrue(dsl.size() > 20, "only " + dsl.size() + " windows");
+        assertEquals(sorted(CollectSinkFactory.rows("count-sql-out")), dsl);
+    }
+
+    @Test
+    void sqlReadsADslStreamAndTheDslReadsItsUpdatingResult() throws Exception {
+        Clicks clicks = new Clicks(22, 2, 100, 100);
+        StreamBuilder b = new StreamBuilder("mixed");
+        RStream<Click> in = b.source("raw", Click.class, clicks.register("mixed"))
+                .assignTimestamps(c -> c.ts().toEpochMilli(), Duration.ofSeconds(2));
+        b.registerTable("clicks", in.filter(c -> c.amount() >= 10));
+        // an updating result read back: counts per user, and those of at most a threshold (leaving it: -D)
+        Map<String, Long> perUser = new HashMap<>();
+        clicks.all.stream().filter(c -> c.amount() >= 10).forEach(c -> perUser.merge(c.userId(), 1L, Long::sum));
+        List<Long> counts = new ArrayList<>(perUser.values());
+        counts.sort(Comparator.naturalOrder());
+        long threshold = counts.get(counts.size() / 2);
+        b.sqlQuery("SELECT userId, COUNT(*) AS cnt FROM clicks GROUP BY userId", UserCount.class)
+                .to("counts", Map.of("connector", "collect", "id", "mixed-counts"));
+        b.sqlQuery("SELECT cnt, userId FROM (SELECT userId, COUNT(*) AS cnt FROM clicks GROUP BY userId)"
+                        + " WHERE cnt <= " + threshold, UserCount.class)
+                .map(u -> new UserCount(u.userId().toUpperCase(), u.cnt()), UserCount.class)
+                .to("few", Map.of("connector", "collect", "id", "mixed-few"));
+        // a windowed query on the stream's event time, its result filtered in the DSL
+        b.sqlQuery("SELECT userId, COUNT(*) AS cnt, window_start, window_end"
+                        + " FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(rowtime), INTERVAL '5' SECOND))"
+                        + " GROUP BY userId, window_start, window_end", WindowCount.class)
+                .filter(w -> w.cnt() > 1)
+                .to("windows", Map.of("connector", "collect", "id", "mixed-windows"));
+        // DDL and an INSERT in SQL over the DSL stream
+        b.sql("CREATE TABLE big (userId STRING, amount INT) WITH ('connector' = 'collect', 'id' = 'mixed-big');"
+                + "INSERT INTO big SELECT userId, amount FROM clicks WHERE amount > 90;");
+        TopologyRunner.run(b.build(), tmp);
+
+        List<Row> countRows = CollectSinkFactory.rows("mixed-counts");
+        assertTrue(countRows.stream().anyMatch(r -> r.kind() == RowKind.UPDATE_BEFORE), "no -U");
+        assertTrue(countRows.stream().anyMatch(r -> r.kind() == RowKind.UPDATE_AFTER), "no +U");
+        assertEquals(rows(perUser, u -> u, c -> true), sortedLists(TopologyRunner.materialize(countRows)));
+
+        List<Row> fewRows = CollectSinkFactory.rows("mixed-few");
+        assertTrue(fewRows.stream().anyMatch(r -> r.kind() == RowKind.DELETE), "no -D in " + fewRows);
+        assertEquals(rows(perUser, String::toUpperCase, c -> c <= threshold),
+                sortedLists(TopologyRunner.materialize(fewRows)));
+
+        Map<List<Object>, Long> windows = new HashMap<>();
+        for (Click c : clicks.all) {
+            if (c.amount() >= 10) {
+                long ws = c.ts().toEpochMilli() - Math.floorMod(c.ts().toEpochMilli(), 5_000L);
+                windows.merge(List.of(c.userId(), ws, ws + 5_000), 1L, Long::sum);
+            }
+        }
+        List<List<Object>> expectedWindows = new ArrayList<>();
+        windows.forEach((k, n) -> {
+            if (n > 1) {
+                expectedWindows.add(List.of(k.get(0), n, k.get(1), k.get(2)));
+            }
+        });
+        assertFalse(expectedWindows.isEmpty());
+        assertEquals(sortedLists(expectedWindows), sortedLists(CollectSinkFactory.rows("mixed-windows").stream()
+                .map(r -> Arrays.asList(r.fields())).collect(Collectors.toList())));
+
+        List<List<Object>> big = clicks.all.stream().filter(c -> c.amount() > 90)
+                .map(c -> List.<Object>of(c.userId(), c.amount())).collect(Collectors.toList());
+        assertEquals(sortedLists(big), sortedLists(CollectSinkFactory.rows("mixed-big").stream()
+                .map(r -> Arrays.asList(r.fields())).collect(Collectors.toList())));
+    }
+
+    @Test
+    void theDslReadsATableDeclaredInSql() throws Exception {
+        Clicks clicks = new Clicks(23, 2, 100, 100);
+        clicks.register("sql-source");
+        StreamBuilder b = new StreamBuilder("sql-source");
+        b.sql("CREATE TABLE clicks (" + CLICKS_COLUMNS + ") WITH ('connector' = 'values', 'id' = 'sql-source',"
+                + " 'format' = 'json')");
+        b.sqlQuery("SELECT * FROM clicks WHERE amount < 50", Click.class)
+                .keyBy(Click::url, String.class)
+                .sum(Click::amount)
+                .to("sums", Map.of("connector", "collect", "id", "sql-source-out"));
+        TopologyRunner.run(b.build(), tmp);
+        Map<String, Long> expected = new HashMap<>();
+        clicks.all.stream().filter(c -> c.amount() < 50).forEach(c -> expected.merge(c.url(), (long) c.amount(),
+                Long::sum));
+        assertEquals(rows(expected, u -> u, s -> true),
+                sortedLists(TopologyRunner.materialize(CollectSinkFactory.rows("sql-source-out"))));
+    }
+
+    @Test
+    void aQueryWhoseColumnsDoNotFitTheClassFailsWhenBuilt() {
+        StreamBuilder b = new StreamBuilder("misfit");
+        b.sql("CREATE TABLE clicks (" + CLICKS_COLUMNS + ") WITH ('connector' = 'values', 'id' = 'x')");
+        IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
+                () -> b.sqlQuery("SELECT userId, amount FROM clicks", UserCount.class));
+        assertTrue(missing.getMessage().contains("no column cnt"), missing.getMessage());
+        IllegalArgumentException type = assertThrows(IllegalArgumentException.class,
+                () -> b.sqlQuery("SELECT userId, amount AS cnt FROM clicks", UserCount.class));
+        assertTrue(type.getMessage().contains("CAST"), type.getMessage());
+    }
+
+    private static <V> List<List<Object>> rows(Map<String, V> values, java.util.function.UnaryOperator<String> key,
+                                               java.util.function.Predicate<V> keep) {
+        List<List<Object>> rows = new ArrayList<>();
+        values.forEach((k, v) -> {
+            if (keep.test(v)) {
+                rows.add(List.of(key.apply(k), v));
+            }
+        });
+        return sortedLists(rows);
+    }
+
+    private static List<List<Object>> sortedLists(List<List<Object>> rows) {
+        List<List<Object>> copy = new ArrayList<>(rows);
+        copy.sort(Comparator.comparing(Object::toString));
+        return copy;
+    }
+}
