@@ -12,9 +12,14 @@ final class CompositeMapping<T> implements RowMapping<T> {
     private final Function<T, Object[]> split;
     private final Function<Object[], T> assemble;
     private final RowType rowType;
+    /** For descriptions, which name graph nodes: the same in every process, e.g. {@code KeyValue<String, Long>}. */
+    private final String name;
 
     @SuppressWarnings("unchecked")
-    CompositeMapping(List<? extends RowMapping<?>> parts, Function<T, Object[]> split, Function<Object[], T> assemble) {
+    CompositeMapping(String type, List<? extends RowMapping<?>> parts, Function<T, Object[]> split,
+                     Function<Object[], T> assemble) {
+        this.name = type + "<" + parts.subList(0, 2).stream().map(Object::toString)
+                .collect(java.util.stream.Collectors.joining(", ")) + ">";
         this.parts = (List<RowMapping<Object>>) List.copyOf(parts);
         this.split = split;
         this.assemble = assemble;
@@ -29,12 +34,12 @@ final class CompositeMapping<T> implements RowMapping<T> {
     }
 
     static <K, V> RowMapping<KeyValue<K, V>> keyValue(RowMapping<K> key, RowMapping<V> value) {
-        return new CompositeMapping<>(List.of(key, value), kv -> new Object[]{kv.key(), kv.value()},
+        return new CompositeMapping<>("KeyValue", List.of(key, value), kv -> new Object[]{kv.key(), kv.value()},
                 p -> new KeyValue<>(cast(p[0]), cast(p[1])));
     }
 
     static <K, V> RowMapping<Windowed<K, V>> windowed(RowMapping<K> key, RowMapping<V> value) {
-        return new CompositeMapping<>(List.of(key, value, new AtomicMapping<Long>("window_start", FieldType.EPOCH_MILLIS),
+        return new CompositeMapping<>("Windowed", List.of(key, value, new AtomicMapping<Long>("window_start", FieldType.EPOCH_MILLIS),
                 new AtomicMapping<Long>("window_end", FieldType.EPOCH_MILLIS)),
                 w -> new Object[]{w.key(), w.value(), w.windowStart(), w.windowEnd()},
                 p -> new Windowed<>(cast(p[0]), cast(p[1]), (Long) p[2], (Long) p[3]));
@@ -67,5 +72,10 @@ final class CompositeMapping<T> implements RowMapping<T> {
             offset += parts.get(i).size();
         }
         return assemble.apply(values);
+    }
+
+    @Override
+    public String toString() {
+        return name;
     }
 }

@@ -298,6 +298,26 @@ class DslOperatorsTest {
         assertEquals(sorted(expected), inserts(out));
     }
 
+    /** Node ids name state and shuffle topics: every process building the job from the same code must get the same. */
+    @Test
+    void theSameCodeBuildsTheSameGraph() {
+        List<String> graphs = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            StreamBuilder b = new StreamBuilder("same");
+            RStream<Click> in = b.source("clicks", Click.class, Map.of("connector", "values", "id", "same"))
+                    .assignTimestamps(c -> c.ts().toEpochMilli(), Duration.ofSeconds(1));
+            GroupedStream<String, Click> byUser = in.keyBy(Click::userId, String.class);
+            byUser.window(Window.hopping(Duration.ofSeconds(4), Duration.ofSeconds(2))).count()
+                    .map(w -> new Visit(w.key(), "w", w.value().intValue()), Visit.class)
+                    .keyBy(Visit::page, String.class).count().to("a", sink("same-a"));
+            byUser.join(in.keyBy(Click::userId, String.class)).between(Duration.ZERO, Duration.ofSeconds(1))
+                    .apply((l, r) -> new Pair(l.userId(), l.amount(), r.amount()), Pair.class).to("b", sink("same-b"));
+            graphs.add(b.build().describe());
+        }
+        assertEquals(graphs.get(0), graphs.get(1));
+        assertFalse(graphs.get(0).contains("@"), graphs.get(0));
+    }
+
     private static <V> List<List<Object>> withValues(Map<List<Object>, V> byKeyAndWindow) {
         List<List<Object>> rows = new ArrayList<>();
         byKeyAndWindow.forEach((k, v) -> rows.add(List.of(k.get(0), v, k.get(1), k.get(2))));
