@@ -21,9 +21,10 @@ final class Run {
     }
 
     static void toEnd(Topology topology) throws Exception {
-        EngineContext engine = new EngineContext(new Options(Map.of(
-                "state.dir", dir().resolve("target/state").toString(),
-                "checkpoint.interval", "1s")), Run.class.getClassLoader());
+        Map<String, String> settings = Map.of("state.dir", dir().resolve("target/state").toString(),
+                "checkpoint.interval", "1s");
+        topology.validate(settings, Run.class.getClassLoader()).forEach(w -> System.err.println("WARN  " + w));
+        EngineContext engine = new EngineContext(new Options(settings), Run.class.getClassLoader());
         try (Job job = Job.create(topology.graph(), engine)) {
             job.start();
             if (!job.awaitTermination(Duration.ofMinutes(5))) {

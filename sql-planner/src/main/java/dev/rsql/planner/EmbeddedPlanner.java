@@ -1,6 +1,11 @@
 package dev.rsql.planner;
 
+import dev.rsql.planner.catalog.ScriptCatalog;
+import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.graph.GraphBuilder;
+import dev.rsql.runtime.graph.JobGraph;
+
+import java.util.List;
 
 /**
  * Plans SQL into a graph that the caller builds too (the Java DSL): tables can be existing graph nodes
@@ -34,6 +39,15 @@ public final class EmbeddedPlanner {
     /** The result of a SELECT as a stream of the graph; it carries updates and deletes when the query has them. */
     public GraphBuilder.Stream query(String select) {
         return planning.query(select, builder);
+    }
+
+    /**
+     * Asks the connector of every table {@code graph} reads or writes whether it opens as declared with the engine
+     * settings {@code config}, so that a missing or malformed option fails before the job starts (a
+     * {@link PlanningException}); returns the warnings about options with no effect.
+     */
+    public static List<String> validate(JobGraph graph, Options config, ClassLoader classLoader) {
+        return new ConnectorValidation(graph.name(), config, classLoader, new ScriptCatalog()).validate(graph);
     }
 
     /** Translates the INSERTs executed so far and compiles the generated code of all statements. */

@@ -176,6 +176,11 @@ public final class RStream<T> {
         s.sinkTo(Tables.descriptor(table, mapping.rowType(), options));
     }
 
+    /** Writes each element as the payload {@code serializer} makes of it (one STRING column, {@code raw} format). */
+    public void to(String table, Map<String, String> options, Function<? super T, String> serializer) {
+        map(serializer, String.class).to(table, Tables.rawFormat(table, options));
+    }
+
     /** RocketMQ Streams' name for {@link #to}. */
     public void sink(String table, Map<String, String> options) {
         to(table, options);

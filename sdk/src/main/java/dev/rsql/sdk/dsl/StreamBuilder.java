@@ -10,6 +10,7 @@ import dev.rsql.runtime.types.RowType;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Builds one job in Java: sources of typed elements ({@link #source}), the operations of {@link RStream}, sinks, and
@@ -67,6 +68,15 @@ public final class StreamBuilder {
         GraphBuilder.Stream s = graph.source(Tables.descriptor(table, mapping.rowType(), options), errorPolicy(options),
                 null);
         return new RStream<>(this, s, mapping, -1, 0);
+    }
+
+    /**
+     * A stream read from a table of a connector whose payloads {@code deserializer} turns into elements (the table has
+     * one STRING column read with the {@code raw} format): for payloads no format reads.
+     */
+    public <T> RStream<T> source(String table, Map<String, String> options, Class<T> type,
+                                 Function<String, ? extends T> deserializer) {
+        return source(table, String.class, Tables.rawFormat(table, options)).map(deserializer, type);
     }
 
     private static ErrorPolicy errorPolicy(Map<String, String> options) {

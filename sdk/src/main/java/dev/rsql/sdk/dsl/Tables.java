@@ -7,6 +7,7 @@ import dev.rsql.runtime.table.TableSchema;
 import dev.rsql.runtime.types.RowType;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -14,6 +15,18 @@ import java.util.Map;
 final class Tables {
 
     private Tables() {
+    }
+
+    /** The options with {@code format} = {@code raw}: payloads a user function reads or writes. */
+    static Map<String, String> rawFormat(String table, Map<String, String> options) {
+        String format = options.get("format");
+        if (format != null && !format.equalsIgnoreCase("raw")) {
+            throw new IllegalArgumentException("table " + table + ": a (de)serializer reads and writes whole payloads,"
+                    + " so the table's format is 'raw', not '" + format + "'");
+        }
+        Map<String, String> raw = new LinkedHashMap<>(options);
+        raw.put("format", "raw");
+        return raw;
     }
 
     static TableDescriptor descriptor(String name, RowType columns, Map<String, String> options) {

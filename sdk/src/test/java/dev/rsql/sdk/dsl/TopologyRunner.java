@@ -29,12 +29,16 @@ final class TopologyRunner {
     }
 
     static void run(Topology topology, Path stateDir) throws Exception {
+        topology.validate(settings(stateDir), TopologyRunner.class.getClassLoader());
         run(topology.graph(), stateDir);
     }
 
+    private static Map<String, String> settings(Path stateDir) {
+        return Map.of("worker.threads", "2", "state.dir", stateDir.toString(), "checkpoint.interval", "200ms");
+    }
+
     static void run(JobGraph graph, Path stateDir) throws Exception {
-        EngineContext engine = new EngineContext(new Options(Map.of("worker.threads", "2", "state.dir",
-                stateDir.toString(), "checkpoint.interval", "200ms")), TopologyRunner.class.getClassLoader());
+        EngineContext engine = new EngineContext(new Options(settings(stateDir)), TopologyRunner.class.getClassLoader());
         Job job = Job.create(graph, engine);
         try {
             job.start();
