@@ -58,6 +58,10 @@ public final class JoinedStream<K, T, U> {
             throw new IllegalArgumentException("a join of streams needs event time on both: call assignTimestamps(...) "
                     + "before keyBy");
         }
+        if (left.keyed.node().producesUpdates() || right.keyed.node().producesUpdates()) {
+            throw new IllegalArgumentException("a window or interval join reads inserts only, not an update stream (a "
+                    + "query's result): join in the SQL query");
+        }
         if (!left.keyMapping.rowType().types().equals(right.keyMapping.rowType().types())) {
             throw new IllegalArgumentException("the two sides of a join have different keys: "
                     + left.keyMapping.rowType() + " and " + right.keyMapping.rowType());

@@ -57,10 +57,13 @@ public final class RStream<T> {
         return timeField >= 0;
     }
 
-    /** The elements {@code predicate} accepts. */
+    /**
+     * The elements {@code predicate} accepts. Over an update stream, as a SQL filter does, the halves of an update are
+     * judged on their own: an update leaving the filter becomes a delete, one entering it an insert.
+     */
     public RStream<T> filter(Predicate<? super T> predicate) {
         GraphBuilder.Stream s = stream.calc(stream.rowType(), () -> in -> predicate.test(mapping.read(in, 0)) ? in : null,
-                "filter " + mapping);
+                "filter " + mapping, stream.node().producesUpdates(), new int[0]);
         return with(s, mapping);
     }
 

@@ -89,6 +89,11 @@ public final class StreamBuilder {
      * stream's watermarks) when it has event time, so SQL windows can run on it.
      */
     public void registerTable(String name, RStream<?> stream) {
+        if (stream.stream.node().producesUpdates()) {
+            throw new IllegalArgumentException("table " + name + ": an update stream (a query's result) cannot be "
+                    + "registered as a table, which SQL reads as inserts; declare the query as a view with sql(\"CREATE "
+                    + "VIEW ...\") instead");
+        }
         planner().registerTable(name, stream.stream, stream.timeField < 0 ? null : RStream.ROWTIME,
                 stream.watermarkDelay);
     }

@@ -166,6 +166,23 @@ class DslOperatorsTest {
         assertEquals(sorted(withValues(expected)), inserts(out));
     }
 
+    /** A window's results have its window_time as event time: a second, larger window sums the first's counts. */
+    @Test
+    void cascadedWindows() throws Exception {
+        Clicks clicks = new Clicks(11, 2, 400, 50);
+        List<Row> out = run("cascade", clicks, s -> s.keyBy(Click::userId, String.class)
+                .window(Window.tumbling(Duration.ofMillis(1_000))).count()
+                .keyBy(Windowed::key, String.class)
+                .window(Window.tumbling(Duration.ofMillis(WINDOW))).sum(Windowed::value)
+                .to("sums", sink("cascade")), true);
+        Map<List<Object>, Long> expected = new HashMap<>();
+        for (Click c : clicks.all) {
+            long ws = windowStart(c, WINDOW);
+            expected.merge(List.of(c.userId(), ws, ws + WINDOW), 1L, Long::sum);
+        }
+        assertEquals(sorted(withValues(expected)), inserts(out));
+    }
+
     @Test
     void hoppingWindowSumAndMax() throws Exception {
         Clicks clicks = new Clicks(6, 2, 300, 50);

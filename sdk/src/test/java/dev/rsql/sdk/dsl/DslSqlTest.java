@@ -93,6 +93,10 @@ class DslSqlTest {
                         + " WHERE cnt <= " + threshold, UserCount.class)
                 .map(u -> new UserCount(u.userId().toUpperCase(), u.cnt()), UserCount.class)
                 .to("few", Map.of("connector", "collect", "id", "mixed-few"));
+        // the same filter in the DSL, over the update stream
+        b.sqlQuery("SELECT userId, COUNT(*) AS cnt FROM clicks GROUP BY userId", UserCount.class)
+                .filter(u -> u.cnt() <= threshold)
+                .to("few-dsl", Map.of("connector", "collect", "id", "mixed-few-dsl"));
         // a windowed query on the stream's event time, its result filtered in the DSL
         b.sqlQuery("SELECT userId, COUNT(*) AS cnt, window_start, window_end"
                         + " FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(rowtime), INTERVAL '5' SECOND))"
@@ -113,6 +117,10 @@ class DslSqlTest {
         assertTrue(fewRows.stream().anyMatch(r -> r.kind() == RowKind.DELETE), "no -D in " + fewRows);
         assertEquals(rows(perUser, String::toUpperCase, c -> c <= threshold),
                 sortedLists(TopologyRunner.materialize(fewRows)));
+
+        List<Row> fewDsl = CollectSinkFactory.rows("mixed-few-dsl");
+        assertTrue(fewDsl.stream().anyMatch(r -> r.kind() == RowKind.DELETE), "no -D in " + fewDsl);
+        assertEquals(rows(perUser, u -> u, c -> c <= threshold), sortedLists(TopologyRunner.materialize(fewDsl)));
 
         Map<List<Object>, Long> windows = new HashMap<>();
         for (Click c : clicks.all) {
@@ -154,6 +162,18 @@ class DslSqlTest {
                 Long::sum));
         assertEquals(rows(expected, u -> u, s -> true),
                 sortedLists(TopologyRunner.materialize(CollectSinkFactory.rows("sql-source-out"))));
+    }
+
+    @Test
+    void anUpdateStreamIsNoTableAndNoJoinInput() {
+        StreamBuilder b = new StreamBuilder("updates");
+        b.sql("CREATE TABLE clicks (" + CLICKS_COLUMNS + ") WITH ('connector' = 'values', 'id' = 'x')");
+        RStream<UserCount> counts = b.sqlQuery("SELECT userId, COUNT(*) AS cnt FROM clicks GROUP BY userId",
+                UserCount.class);
+        IllegalArgumentException table = assertThrows(IllegalArgumentException.class,
+                () -> b.registerTable("counts", counts));
+        assertTrue(table.getMessage().contains("CREATE VIEW"), table.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> counts.keyBy(UserCount::userId, String.class).count());
     }
 
     @Test
