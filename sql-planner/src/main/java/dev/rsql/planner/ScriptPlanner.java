@@ -102,6 +102,8 @@ public final class ScriptPlanner {
         private final List<String> relPlans = new ArrayList<>();
         private CalcCompiler compiler;
         private GraphTranslator translator;
+        /** Queries planned for their stream (embedded planning), naming their placeholder tables. */
+        private int queries;
 
         Planning(String jobName) {
             this.jobName = jobName;
@@ -217,8 +219,7 @@ public final class ScriptPlanner {
             SqlNode query = statements.get(0);
             GraphBuilder.Stream[] result = new GraphBuilder.Stream[1];
             atStatement(query.getParserPosition(), () -> {
-                BoundTable sink = BoundTable.querySink("$query_" + boundTables.size() + "_" + relPlans.size(), query,
-                        session.queryRowType(query));
+                BoundTable sink = BoundTable.querySink("$query_" + ++queries, query, session.queryRowType(query));
                 catalog.addTable(sink.table, false);
                 registerTable(sink.table);
                 StreamSettings settings = streamSettings();

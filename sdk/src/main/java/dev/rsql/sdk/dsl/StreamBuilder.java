@@ -5,9 +5,11 @@ import dev.rsql.planner.PlannerContext;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.graph.ErrorPolicy;
 import dev.rsql.runtime.graph.GraphBuilder;
+import dev.rsql.runtime.table.TableDescriptor;
 import dev.rsql.runtime.types.DataType;
 import dev.rsql.runtime.types.RowType;
 
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
@@ -35,6 +37,8 @@ public final class StreamBuilder {
     private final Map<String, String> settings;
     private final ClassLoader classLoader;
     private EmbeddedPlanner planner;
+    /** The tables read so far: reading one again gives the same source node, so it must be the same table. */
+    private final Map<String, TableDescriptor> sources = new HashMap<>();
     private boolean built;
 
     public StreamBuilder(String jobName) {
@@ -65,8 +69,15 @@ public final class StreamBuilder {
      */
     public <T> RStream<T> source(String table, Class<T> type, Map<String, String> options) {
         RowMapping<T> mapping = RowMapping.of(type);
-        GraphBuilder.Stream s = graph.source(Tables.descriptor(table, mapping.rowType(), options), errorPolicy(options),
-                null);
+        TableDescriptor descriptor = Tables.descriptor(table, mapping.rowType(), options);
+        TableDescriptor known = sources.putIfAbsent(table, descriptor);
+        if (known != null && !(known.schema().rowType().equals(descriptor.schema().rowType())
+                && known.options().asMap().equals(descriptor.options().asMap()))) {
+            throw new IllegalArgumentException("table " + table + " is read twice as different tables (columns "
+                    + known.schema().rowType() + " and " + descriptor.schema().rowType() + ", or other options): give "
+                    + "each its own name");
+        }
+        GraphBuilder.Stream s = graph.source(descriptor, errorPolicy(options), null);
         return new RStream<>(this, s, mapping, -1, 0);
     }
 

@@ -241,7 +241,7 @@ class DslOperatorsTest {
     }
 
     @Test
-    void sessionWindowNeedsAMerger() {
+    void mistakesFailWhenTheJobIsBuilt() {
         StreamBuilder b = new StreamBuilder("no-merge");
         GroupedStream<String, Click> byUser = b.source("clicks", Click.class, Map.of("connector", "values", "id", "x"))
                 .assignTimestamps(c -> c.ts().toEpochMilli(), Duration.ZERO).keyBy(Click::userId, String.class);
@@ -251,6 +251,9 @@ class DslOperatorsTest {
         assertTrue(e.getMessage().contains("merge"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> b.source("c2", Click.class, Map.of("connector", "values"))
                 .keyBy(Click::userId, String.class).window(Window.tumbling(Duration.ofSeconds(1))));
+        IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
+                () -> b.source("clicks", Visit.class, Map.of("connector", "values", "id", "x")));
+        assertTrue(twice.getMessage().contains("read twice"), twice.getMessage());
     }
 
     @Test
