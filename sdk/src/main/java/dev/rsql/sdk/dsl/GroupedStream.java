@@ -5,8 +5,8 @@ import dev.rsql.runtime.aggregate.AggregateFunction;
 import dev.rsql.runtime.aggregate.CountFunction;
 import dev.rsql.runtime.aggregate.MinMaxFunction;
 import dev.rsql.runtime.aggregate.SumFunction;
-import dev.rsql.runtime.graph.EmitSpec;
 import dev.rsql.runtime.graph.GraphBuilder;
+import dev.rsql.runtime.graph.JoinNode;
 import dev.rsql.runtime.types.DataType;
 import dev.rsql.runtime.types.RowType;
 
@@ -123,7 +123,12 @@ public final class GroupedStream<K, T> {
 
     /** A join with another stream of the same key type: {@link JoinedStream#window} or {@link JoinedStream#between}. */
     public <U> JoinedStream<K, T, U> join(GroupedStream<K, U> other) {
-        return new JoinedStream<>(this, other);
+        return new JoinedStream<>(this, other, JoinNode.Type.INNER);
+    }
+
+    /** As {@link #join}, keeping the elements of this stream that find no match (joined with null). */
+    public <U> JoinedStream<K, T, U> leftJoin(GroupedStream<K, U> other) {
+        return new JoinedStream<>(this, other, JoinNode.Type.LEFT);
     }
 
     GraphBuilder.Stream exchanged() {

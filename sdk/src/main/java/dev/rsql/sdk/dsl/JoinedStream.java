@@ -10,26 +10,31 @@ import java.util.List;
 import java.util.function.BiFunction;
 
 /**
- * An inner join of two keyed streams with event time: elements of equal keys in the same window ({@link #window}, a
+ * An inner or left join of two keyed streams with event time: elements of equal keys in the same window ({@link #window}, a
  * window join) or whose times are close ({@link #between}, an interval join), as the runtime's window and interval
  * join operators do for SQL. Both sides travel as tagged rows through one exchange by the key; matched pairs are
- * emitted once final, never retracted.
+ * emitted once final, never retracted. In a left join ({@link GroupedStream#leftJoin}) a left element that found no
+ * match is joined with {@code null} once no right element can match it any more (its window closed, or the watermark
+ * passed its interval).
  */
 public final class JoinedStream<K, T, U> {
 
     private final GroupedStream<K, T> left;
     private final GroupedStream<K, U> right;
+    private final JoinNode.Type type;
     private final Window window;
     private final long lower;
     private final long upper;
 
-    JoinedStream(GroupedStream<K, T> left, GroupedStream<K, U> right) {
-        this(left, right, null, 0, 0);
+    JoinedStream(GroupedStream<K, T> left, GroupedStream<K, U> right, JoinNode.Type type) {
+        this(left, right, type, null, 0, 0);
     }
 
-    private JoinedStream(GroupedStream<K, T> left, GroupedStream<K, U> right, Window window, long lower, long upper) {
+    private JoinedStream(GroupedStream<K, T> left, GroupedStream<K, U> right, JoinNode.Type type, Window window,
+                         long lower, long upper) {
         this.left = left;
         this.right = right;
+        this.type = type;
         this.window = window;
         this.lower = lower;
         this.upper = upper;
@@ -41,7 +46,7 @@ public final class JoinedStream<K, T, U> {
             throw new IllegalArgumentException("a window join needs tumbling or hopping event-time windows, not "
                     + window);
         }
-        return new JoinedStream<>(left, right, window, 0, 0);
+        return new JoinedStream<>(left, right, type, window, 0, 0);
     }
 
     /** Pairs whose right element's time is within {@code [left time + lower, left time + upper]}. */
@@ -49,11 +54,11 @@ public final class JoinedStream<K, T, U> {
         if (lower.compareTo(upper) > 0) {
             throw new IllegalArgumentException("interval join: lower bound " + lower + " above upper bound " + upper);
         }
-        return new JoinedStream<>(left, right, null, lower.toMillis(), upper.toMillis());
+        return new JoinedStream<>(left, right, type, null, lower.toMillis(), upper.toMillis());
     }
 
-    /** Each matching pair turned into one element of {@code type}. */
-    public <R> RStream<R> apply(BiFunction<? super T, ? super U, ? extends R> joiner, Class<R> type) {
+    /** Each matching pair turned into one element of {@code resultType} (in a left join, unmatched: with null). */
+    public <R> RStream<R> apply(BiFunction<? super T, ? super U, ? extends R> joiner, Class<R> resultType) {
         if (left.timeField < 0 || right.timeField < 0) {
             throw new IllegalArgumentException("a join of streams needs event time on both: call assignTimestamps(...) "
                     + "before keyBy");
@@ -93,14 +98,14 @@ public final class JoinedStream<K, T, U> {
         GraphBuilder.Stream sides = left.source.builder.graph.union(List.of(
                 tag(l, 0, leftKeys, taggedType, 1 + leftKeys.length),
                 tag(r, 1, rightKeys, taggedType, 1 + leftKeys.length + lt.size()))).exchange(range(1, leftKeys.length));
-        String description = (windowed ? "window join " + window : "interval join [" + lower + " ms, " + upper
+        String description = type.name().toLowerCase() + " " + (windowed ? "window join " + window : "interval join [" + lower + " ms, " + upper
                 + " ms]") + " of " + left.source.mapping + " and " + right.source.mapping + " by " + left.keyMapping;
         GraphBuilder.Stream pairs = windowed
-                ? sides.windowJoin(JoinNode.Type.INNER, leftKeys.length, lt, rt, joined.build(), null, description,
+                ? sides.windowJoin(type, leftKeys.length, lt, rt, joined.build(), null, description,
                         lt.size() - 2, rt.size() - 2)
-                : sides.intervalJoin(JoinNode.Type.INNER, leftKeys.length, lt, rt, joined.build(), null, description,
+                : sides.intervalJoin(type, leftKeys.length, lt, rt, joined.build(), null, description,
                         true, left.timeField, right.timeField, -upper, -lower);
-        RowMapping<R> out = RowMapping.of(type);
+        RowMapping<R> out = RowMapping.of(resultType);
         int n = out.size();
         int leftWidth = lt.size();
         int leftTime = left.timeField;
@@ -108,7 +113,9 @@ public final class JoinedStream<K, T, U> {
         RowMapping<U> rm = right.source.mapping;
         GraphBuilder.Stream s = pairs.calc(RStream.withTime(out.rowType(), !windowed), () -> row -> {
             Object[] o = new Object[windowed ? n : n + 1];
-            out.write(joiner.apply(lm.read(row, k), rm.read(row, leftWidth + k)), o, 0);
+            // a right side padded with NULLs (no match) has no key
+            U matched = row[leftWidth] == null ? null : rm.read(row, leftWidth + k);
+            out.write(joiner.apply(lm.read(row, k), matched), o, 0);
             if (!windowed) {
                 o[n] = row[leftTime];
             }

@@ -274,47 +274,61 @@ class DslOperatorsTest {
 
     @Test
     void windowJoin() throws Exception {
-        Clicks clicks = new Clicks(9, 2, 150, 100);
-        List<Row> out = run("window-join", clicks, s -> {
-            GroupedStream<String, Click> big = s.filter(c -> c.amount() >= 70).keyBy(Click::userId, String.class);
-            GroupedStream<String, Click> small = s.filter(c -> c.amount() < 10).keyBy(Click::userId, String.class);
-            big.join(small).window(Window.tumbling(Duration.ofMillis(WINDOW)))
-                    .apply((l, r) -> new Pair(l.userId(), l.amount(), r.amount()), Pair.class)
-                    .to("pairs", sink("window-join"));
-        }, true);
-        List<List<Object>> expected = new ArrayList<>();
-        for (Click l : clicks.all) {
-            for (Click r : clicks.all) {
-                if (l.amount() >= 70 && r.amount() < 10 && l.userId().equals(r.userId())
-                        && windowStart(l, WINDOW) == windowStart(r, WINDOW)) {
-                    expected.add(List.of(l.userId(), l.amount(), r.amount()));
-                }
-            }
-        }
-        assertFalse(expected.isEmpty());
-        assertEquals(sorted(expected), inserts(out));
+        join("window-join", 9, false, true);
+    }
+
+    @Test
+    void windowLeftJoin() throws Exception {
+        join("window-left-join", 12, true, true);
     }
 
     @Test
     void intervalJoin() throws Exception {
-        Clicks clicks = new Clicks(10, 2, 150, 100);
-        List<Row> out = run("interval-join", clicks, s -> {
+        join("interval-join", 10, false, false);
+    }
+
+    @Test
+    void intervalLeftJoin() throws Exception {
+        join("interval-left-join", 13, true, false);
+    }
+
+    /**
+     * Large clicks joined with small ones of the same user: in the same 5 s window, or with the small one from 1 s
+     * before to 3 s after; a left join keeps the large clicks without a match.
+     */
+    private void join(String name, long seed, boolean leftJoin, boolean windowed) throws Exception {
+        Clicks clicks = new Clicks(seed, 2, 150, 100);
+        List<Row> out = run(name, clicks, s -> {
             GroupedStream<String, Click> big = s.filter(c -> c.amount() >= 70).keyBy(Click::userId, String.class);
             GroupedStream<String, Click> small = s.filter(c -> c.amount() < 10).keyBy(Click::userId, String.class);
-            big.join(small).between(Duration.ofMillis(-1_000), Duration.ofMillis(3_000))
-                    .apply((l, r) -> new Pair(l.userId(), l.amount(), r.amount()), Pair.class)
-                    .to("pairs", sink("interval-join"));
+            JoinedStream<String, Click, Click> joined = leftJoin ? big.leftJoin(small) : big.join(small);
+            joined = windowed ? joined.window(Window.tumbling(Duration.ofMillis(WINDOW)))
+                    : joined.between(Duration.ofMillis(-1_000), Duration.ofMillis(3_000));
+            joined.apply((l, r) -> new Pair(l.userId(), l.amount(), r == null ? -1 : r.amount()), Pair.class)
+                    .to("pairs", sink(name));
         }, true);
         List<List<Object>> expected = new ArrayList<>();
+        boolean unmatched = false;
         for (Click l : clicks.all) {
+            if (l.amount() < 70) {
+                continue;
+            }
+            int matches = 0;
             for (Click r : clicks.all) {
                 long d = r.ts().toEpochMilli() - l.ts().toEpochMilli();
-                if (l.amount() >= 70 && r.amount() < 10 && l.userId().equals(r.userId()) && d >= -1_000 && d <= 3_000) {
+                if (r.amount() < 10 && l.userId().equals(r.userId()) && (windowed
+                        ? windowStart(l, WINDOW) == windowStart(r, WINDOW) : d >= -1_000 && d <= 3_000)) {
                     expected.add(List.of(l.userId(), l.amount(), r.amount()));
+                    matches++;
                 }
+            }
+            if (matches == 0 && leftJoin) {
+                expected.add(List.of(l.userId(), l.amount(), -1));
+                unmatched = true;
             }
         }
         assertFalse(expected.isEmpty());
+        assertEquals(leftJoin, unmatched, "a left join's input has unmatched rows");
         assertEquals(sorted(expected), inserts(out));
     }
 
