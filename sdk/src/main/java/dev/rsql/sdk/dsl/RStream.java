@@ -88,7 +88,9 @@ public final class RStream<T> {
         RowMapping<R> out = RowMapping.of(type);
         RowType in = stream.rowType();
         RowType.Builder joined = RowType.builder();
-        in.names().forEach(name -> joined.field("$in$" + name, in.type(in.indexOf(name))));
+        for (int i = 0; i < in.size(); i++) {
+            joined.field("$in$" + in.name(i), in.type(i));
+        }
         copyFields(out.rowType(), joined);
         int n = out.size();
         int inputs = in.size();
