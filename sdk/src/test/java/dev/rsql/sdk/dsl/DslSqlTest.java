@@ -8,6 +8,8 @@ import dev.rsql.runtime.testing.CollectSinkFactory;
 import dev.rsql.sdk.dsl.Clicks.Click;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,32 +48,46 @@ class DslSqlTest {
         return rows.stream().map(Row::toString).sorted().collect(Collectors.toList());
     }
 
-    @Test
-    void windowedCountInTheDslAndInSqlGiveTheSameRows() throws Exception {
+    /** The same windowed aggregation as a DSL job and as a SQL script: identical rows. */
+    @ParameterizedTest
+    @ValueSource(strings = {"TUMBLE", "HOP", "SESSION"})
+    void windowedAggregationsInTheDslAndInSqlGiveTheSameRows(String kind) throws Exception {
         Clicks clicks = new Clicks(21, 2, 400, 50);
-        StreamBuilder b = new StreamBuilder("count-dsl");
-        b.source("clicks", Click.class, clicks.register("count-dsl"))
+        String id = "same-" + kind.toLowerCase();
+        Window window = kind.equals("TUMBLE") ? Window.tumbling(Duration.ofSeconds(5))
+                : kind.equals("HOP") ? Window.hopping(Duration.ofSeconds(6), Duration.ofSeconds(2))
+                : Window.session(Duration.ofMillis(400));
+        String tvf = kind.equals("TUMBLE") ? "TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '5' SECOND)"
+                : kind.equals("HOP") ? "HOP(TABLE clicks, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND)"
+                : "SESSION(TABLE clicks PARTITION BY userId, DESCRIPTOR(ts), INTERVAL '0.4' SECOND)";
+        StreamBuilder b = new StreamBuilder(id + "-dsl");
+        WindowStream<String, Click> windows = b.source("clicks", Click.class, clicks.register(id + "-dsl"))
                 .assignTimestamps(c -> c.ts().toEpochMilli(), Duration.ofSeconds(2))
                 .keyBy(Click::userId, String.class)
-                .window(Window.tumbling(Duration.ofSeconds(5)))
-                .count()
-                .to("counts", Map.of("connector", "collect", "id", "count-dsl-out"));
+                .window(window);
+        windows.count().to("counts", Map.of("connector", "collect", "id", id + "-dsl-counts"));
+        windows.sum(Click::amount).to("sums", Map.of("connector", "collect", "id", id + "-dsl-sums"));
         TopologyRunner.run(b.build(), tmp.resolve("dsl"));
 
-        clicks.register("count-sql");
+        clicks.register(id + "-sql");
         String script = "CREATE TABLE clicks (" + CLICKS_COLUMNS + ", WATERMARK FOR ts AS ts - INTERVAL '2' SECOND)"
-                + " WITH ('connector' = 'values', 'id' = 'count-sql', 'format' = 'json');\n"
+                + " WITH ('connector' = 'values', 'id' = '" + id + "-sql', 'format' = 'json');\n"
                 + "CREATE TABLE counts (userId STRING, cnt BIGINT, window_start TIMESTAMP(3), window_end TIMESTAMP(3))"
-                + " WITH ('connector' = 'collect', 'id' = 'count-sql-out');\n"
-                + "INSERT INTO counts SELECT userId, COUNT(*), window_start, window_end"
-                + " FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '5' SECOND))"
-                + " GROUP BY userId, window_start, window_end;";
-        TopologyRunner.run(new ScriptPlanner(PlannerContext.defaults()).plan("count-sql", script).graph(),
+                + " WITH ('connector' = 'collect', 'id' = '" + id + "-sql-counts');\n"
+                + "CREATE TABLE sums (userId STRING, total BIGINT, window_start TIMESTAMP(3), window_end TIMESTAMP(3))"
+                + " WITH ('connector' = 'collect', 'id' = '" + id + "-sql-sums');\n"
+                + "INSERT INTO counts SELECT userId, COUNT(*), window_start, window_end FROM TABLE(" + tvf + ")"
+                + " GROUP BY userId, window_start, window_end;\n"
+                + "INSERT INTO sums SELECT userId, SUM(CAST(amount AS BIGINT)), window_start, window_end"
+                + " FROM TABLE(" + tvf + ") GROUP BY userId, window_start, window_end;";
+        TopologyRunner.run(new ScriptPlanner(PlannerContext.defaults()).plan(id + "-sql", script).graph(),
                 tmp.resolve("sql"));
 
-        List<String> dsl = sorted(CollectSinkFactory.rows("count-dsl-out"));
-        assertTrue(dsl.size() > 20, "only " + dsl.size() + " windows");
-        assertEquals(sorted(CollectSinkFactory.rows("count-sql-out")), dsl);
+        for (String result : List.of("counts", "sums")) {
+            List<String> dsl = sorted(CollectSinkFactory.rows(id + "-dsl-" + result));
+            assertTrue(dsl.size() > 20, "only " + dsl.size() + " windows");
+            assertEquals(sorted(CollectSinkFactory.rows(id + "-sql-" + result)), dsl, result);
+        }
     }
 
     @Test
