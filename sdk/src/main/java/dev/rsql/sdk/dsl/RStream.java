@@ -2,6 +2,7 @@ package dev.rsql.sdk.dsl;
 
 import dev.rsql.runtime.graph.CorrelateFunction;
 import dev.rsql.runtime.graph.GraphBuilder;
+import dev.rsql.runtime.table.TableDescriptor;
 import dev.rsql.runtime.types.DataType;
 import dev.rsql.runtime.types.RowType;
 
@@ -169,6 +170,20 @@ public final class RStream<T> {
      * {@code topic} and {@code format} = {@code json}); the table's columns are the element's.
      */
     public void to(String table, Map<String, String> options) {
+        to(table, options, List.of());
+    }
+
+    /**
+     * As {@link #to(String, Map)}, into a table with a primary key (columns of the element): an upsert sink such as
+     * {@code jdbc} or {@code upsert-kafka} then writes an update stream as upserts and deletes by that key.
+     */
+    public void to(String table, Map<String, String> options, List<String> primaryKey) {
+        TableDescriptor descriptor = Tables.descriptor(table, mapping.rowType(), options, primaryKey);
+        if (primaryKey.isEmpty() && stream.node().producesUpdates() && !builder.writesChangelog(descriptor)) {
+            throw new IllegalArgumentException("table " + table + " (connector " + descriptor.connector() + ") takes "
+                    + "inserts only, but the stream has updates: give it a primary key, or a format that writes a "
+                    + "changelog");
+        }
         GraphBuilder.Stream s = stream;
         if (stream.rowType().size() > mapping.size()) {   // the event time, or a processing-time window's time
             int n = mapping.size();
@@ -178,7 +193,12 @@ public final class RStream<T> {
                 return row;
             }, "columns of " + mapping);
         }
-        s.sinkTo(Tables.descriptor(table, mapping.rowType(), options));
+        if (!primaryKey.isEmpty() && s.node().producesUpdates()) {
+            // as SQL does for a sink keyed otherwise than the query's updates: the last row per sink key is written
+            int[] key = descriptor.schema().primaryKeyIndices();
+            s = s.exchange(key).upsertMaterialize(key);
+        }
+        s.sinkTo(descriptor);
     }
 
     /** Writes each element as the payload {@code serializer} makes of it (one STRING column, {@code raw} format). */

@@ -3,6 +3,8 @@ package dev.rsql.sdk.dsl;
 import dev.rsql.planner.EmbeddedPlanner;
 import dev.rsql.planner.PlannerContext;
 import dev.rsql.runtime.config.Options;
+import dev.rsql.runtime.connector.ConnectorRegistry;
+import dev.rsql.runtime.format.FormatRegistry;
 import dev.rsql.runtime.graph.ErrorPolicy;
 import dev.rsql.runtime.graph.GraphBuilder;
 import dev.rsql.runtime.table.TableDescriptor;
@@ -37,6 +39,8 @@ public final class StreamBuilder {
     private final Map<String, String> settings;
     private final ClassLoader classLoader;
     private EmbeddedPlanner planner;
+    private ConnectorRegistry connectors;
+    private FormatRegistry formats;
     /** The tables read so far: reading one again gives the same source node, so it must be the same table. */
     private final Map<String, TableDescriptor> sources = new HashMap<>();
     private boolean built;
@@ -170,6 +174,16 @@ public final class StreamBuilder {
 
     private static boolean isTimestamp(DataType.Kind kind) {
         return kind == DataType.Kind.TIMESTAMP || kind == DataType.Kind.TIMESTAMP_LTZ;
+    }
+
+    /** Whether a sink without a primary key can be written updates and deletes (its connector, or format, says). */
+    boolean writesChangelog(TableDescriptor table) {
+        if (connectors == null) {
+            connectors = new ConnectorRegistry(classLoader);
+            formats = new FormatRegistry(classLoader);
+        }
+        return !connectors.contains(table.connector())
+                || connectors.get(table.connector()).sinkWritesChangelog(table.options(), formats);
     }
 
     private EmbeddedPlanner planner() {

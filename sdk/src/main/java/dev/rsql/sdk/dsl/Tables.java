@@ -30,6 +30,11 @@ final class Tables {
     }
 
     static TableDescriptor descriptor(String name, RowType columns, Map<String, String> options) {
+        return descriptor(name, columns, options, List.of());
+    }
+
+    static TableDescriptor descriptor(String name, RowType columns, Map<String, String> options,
+                                      List<String> primaryKey) {
         String connector = options.get("connector");
         if (connector == null || connector.isBlank()) {
             throw new IllegalArgumentException("table " + name + ": the options name no 'connector' (e.g. 'kafka', "
@@ -41,6 +46,12 @@ final class Tables {
         }
         Options o = new Options(options);
         o.markUsed("connector");
-        return new TableDescriptor(name, new TableSchema(cols, List.of()), connector, o);
+        for (String key : primaryKey) {
+            if (columns.indexOf(key) < 0) {
+                throw new IllegalArgumentException("table " + name + ": primary key column " + key + " is not one of "
+                        + columns.names());
+            }
+        }
+        return new TableDescriptor(name, new TableSchema(cols, primaryKey), connector, o);
     }
 }

@@ -123,6 +123,25 @@ class DslOperatorsTest {
                 .collect(Collectors.toList())), sorted(TopologyRunner.materialize(out)));
     }
 
+    /** Into a table with a primary key, an update stream is materialized per key, as SQL does for such a sink. */
+    @Test
+    void anUpdateStreamIntoAKeyedSink() throws Exception {
+        Clicks clicks = new Clicks(14, 2, 200, 100);
+        List<Row> out = run("keyed-sink", clicks, s -> s.keyBy(Click::url, String.class).count()
+                .to("counts", sink("keyed-sink"), List.of("key")), false);
+        Map<String, Long> expected = new TreeMap<>();
+        clicks.all.forEach(c -> expected.merge(c.url(), 1L, Long::sum));
+        assertEquals(sorted(expected.entrySet().stream().map(e -> List.<Object>of(e.getKey(), e.getValue()))
+                .collect(Collectors.toList())), sorted(TopologyRunner.materialize(out)));
+        StreamBuilder b = new StreamBuilder("append-only");
+        RStream<KeyValue<String, Long>> counts = b.source("clicks", Click.class, Map.of("connector", "values"))
+                .keyBy(Click::url, String.class).count();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> counts.to("k",
+                Map.of("connector", "kafka", "topic", "t", "properties.bootstrap.servers", "x:9092", "format", "csv")));
+        assertTrue(e.getMessage().contains("primary key"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> counts.to("k", sink("x"), List.of("nope")));
+    }
+
     @Test
     void sumMinMaxAndAggregatePerKey() throws Exception {
         Clicks clicks = new Clicks(4, 2, 200, 100);
