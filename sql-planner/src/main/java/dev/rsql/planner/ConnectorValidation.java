@@ -19,6 +19,8 @@ import dev.rsql.runtime.graph.SourceNode;
 import dev.rsql.runtime.table.TableDescriptor;
 
 import java.nio.file.Path;
+import org.apache.calcite.sql.parser.SqlParserPos;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -85,17 +87,22 @@ final class ConnectorValidation {
         try {
             LookupOptions.of(t.options(), LookupCacheMode.NONE);
         } catch (ConfigException e) {
-            throw new PlanningException(table.optionPosition(e.option()), "table " + t.name() + ": "
+            throw new PlanningException(position(table, e.option()), "table " + t.name() + ": "
                     + e.getMessage());
         }
         check(t, null);
+    }
+
+    /** Where the table declares an option; none for a table that is no statement's (a Java DSL source or sink). */
+    private static SqlParserPos position(CatalogTable table, String option) {
+        return table == null ? SqlParserPos.ZERO : table.optionPosition(option);
     }
 
     /** @param source true for a source, false for a sink, null for a dimension table */
     private void check(TableDescriptor t, Boolean source) {
         CatalogTable table = catalog.table(t.name());
         if (!connectors.contains(t.connector())) {
-            throw new PlanningException(table.optionPosition(null), "table " + t.name() + ": connector '"
+            throw new PlanningException(position(table, null), "table " + t.name() + ": connector '"
                     + t.connector() + "' is not available; installed: " + connectors.names()
                     + " (a jar in ext/ can add one)");
         }
@@ -115,7 +122,7 @@ final class ConnectorValidation {
             if (!message.contains("table " + t.name())) {
                 message = "table " + t.name() + ": " + message;
             }
-            throw new PlanningException(table.optionPosition(e.option()), message);
+            throw new PlanningException(position(table, e.option()), message);
         }
     }
 

@@ -84,14 +84,26 @@ public final class ScriptPlanner {
         return new Planning(jobName).run(RsqlParser.parseScript(script));
     }
 
+    /** A planning run whose statements come one at a time and whose graph the caller builds ({@link EmbeddedPlanner}). */
+    Planning embedded(String jobName) {
+        return new Planning(jobName);
+    }
+
     /** One planning run: the state of a script being planned. */
-    private final class Planning {
+    final class Planning {
         private final String jobName;
         private final PlannerSession session = new PlannerSession();
         private final ScriptCatalog catalog = new ScriptCatalog();
         private final Map<String, String> parameters = new LinkedHashMap<>();
         private final List<SqlRichInsert> inserts = new ArrayList<>();
         private final DdlConverter ddl = new DdlConverter(session, this::placeholder);
+        /** Tables whose rows are an existing graph node's, by name (embedded planning). */
+        private final Map<String, GraphBuilder.Stream> boundTables = new LinkedHashMap<>();
+        private final List<String> relPlans = new ArrayList<>();
+        private CalcCompiler compiler;
+        private GraphTranslator translator;
+        /** Queries planned for their stream (embedded planning), naming their placeholder tables. */
+        private int queries;
 
         Planning(String jobName) {
             this.jobName = jobName;
@@ -114,58 +126,115 @@ public final class ScriptPlanner {
         PlannedJob run(List<SqlNode> statements) {
             context.functions().forEach(this::registerFunctionObject);
             for (SqlNode stmt : statements) {
-                try {
-                    statement(stmt);
-                } catch (CalciteContextException e) {
-                    throw fromCalcite(e);
-                } catch (CalciteException e) {
-                    throw new PlanningException(stmt.getParserPosition(), e.getMessage(), e);
-                } catch (PlanningException e) {
-                    throw e;
-                } catch (RuntimeException e) {
-                    throw unexpected(stmt.getParserPosition(), e);
-                }
+                atStatement(stmt.getParserPosition(), () -> statement(stmt));
             }
             if (inserts.isEmpty()) {
                 throw new PlanningException("the script has no INSERT INTO statement and no SELECT: nothing to run");
             }
-            CalcCompiler compiler = new CalcCompiler(session.typeFactory(), session.conformance(), context.classLoader())
-                    .timeZone(jobTimeZone()).multiPattern(!"false".equalsIgnoreCase(setting(MULTI_PATTERN)));
             GraphBuilder builder = new GraphBuilder(jobName).parameters(new Options(parameters));
-            GraphTranslator translator = new GraphTranslator(builder, compiler, this::sourceSettings,
-                    new ChangelogSinks(context.classLoader()));
-            StreamSettings settings = streamSettings();
-            List<String> relPlans = new ArrayList<>();
-            List<String> physicalPlans = new ArrayList<>();
-            for (SqlRichInsert insert : inserts) {
-                try {
-                    RelNode converted = session.toRel(retarget(insert)).rel;
-                    session.viewScopes().addStatement(converted);
-                    RelNode rel = PlanOptimizer.optimize(SubQueryRewriter.rewrite(converted, session::queryPosition,
-                            insert.getParserPosition()));
-                    ConstantExpressions.check(rel, insert, rel.getCluster().getRexBuilder());
-                    OverWindows.check(rel, insert);
-                    relPlans.add(RelOptUtil.toString(rel));
-                    if (Boolean.getBoolean("rsql.debug.plans")) {
-                        System.out.println(RelOptUtil.toString(rel));
-                    }
-                    physicalPlans.add(translator.translateInsert(rel, insert.getParserPosition(),
-                            session.viewScopes(), settings.withEmit(emitSpec(insert, settings))).explain());
-                } catch (CalciteContextException e) {
-                    throw fromCalcite(e);
-                } catch (CalciteException e) {
-                    throw new PlanningException(insert.getParserPosition(), e.getMessage(), e);
-                } catch (PlanningException e) {
-                    throw e;
-                } catch (RuntimeException e) {
-                    throw unexpected(insert.getParserPosition(), e);
-                }
-            }
+            List<String> physicalPlans = translateInserts(builder);
             JobGraph graph = builder.build();
             List<String> warnings = new ConnectorValidation(jobName, new Options(allSettings()),
                     context.classLoader(), catalog).validate(graph);
-            compiler.compile();
+            compile();
             return new PlannedJob(graph, catalog, compiler.source(), relPlans, physicalPlans, warnings);
+        }
+
+        /** Translates the INSERTs of the script into the graph; returns their physical plans. */
+        List<String> translateInserts(GraphBuilder builder) {
+            GraphTranslator translator = translator(builder);
+            StreamSettings settings = streamSettings();
+            List<String> physicalPlans = new ArrayList<>();
+            for (SqlRichInsert insert : inserts) {
+                atStatement(insert.getParserPosition(), () -> physicalPlans.add(translator.translateInsert(
+                        optimized(insert), insert.getParserPosition(), session.viewScopes(),
+                        settings.withEmit(emitSpec(insert, settings))).explain()));
+            }
+            inserts.clear();
+            return physicalPlans;
+        }
+
+        /** The job's calc compiler and graph translator, made once the settings they depend on are known. */
+        private GraphTranslator translator(GraphBuilder builder) {
+            if (translator == null) {
+                compiler = new CalcCompiler(session.typeFactory(), session.conformance(), context.classLoader())
+                        .timeZone(jobTimeZone()).multiPattern(!"false".equalsIgnoreCase(setting(MULTI_PATTERN)));
+                translator = new GraphTranslator(builder, compiler, this::sourceSettings,
+                        new ChangelogSinks(context.classLoader())).bindTables(t -> boundTables.get(t.name()));
+            }
+            return translator;
+        }
+
+        /** The INSERT validated, converted to relational algebra and optimised. */
+        private RelNode optimized(SqlRichInsert insert) {
+            RelNode converted = session.toRel(retarget(insert)).rel;
+            session.viewScopes().addStatement(converted);
+            RelNode rel = PlanOptimizer.optimize(SubQueryRewriter.rewrite(converted, session::queryPosition,
+                    insert.getParserPosition()));
+            ConstantExpressions.check(rel, insert, rel.getCluster().getRexBuilder());
+            OverWindows.check(rel, insert);
+            relPlans.add(RelOptUtil.toString(rel));
+            if (Boolean.getBoolean("rsql.debug.plans")) {
+                System.out.println(RelOptUtil.toString(rel));
+            }
+            return rel;
+        }
+
+        /** Runs one statement's work; any failure becomes a {@link PlanningException} at its position. */
+        private void atStatement(SqlParserPos pos, Runnable work) {
+            try {
+                work.run();
+            } catch (CalciteContextException e) {
+                throw fromCalcite(e);
+            } catch (CalciteException e) {
+                throw new PlanningException(pos, e.getMessage(), e);
+            } catch (PlanningException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                throw unexpected(pos, e);
+            }
+        }
+
+        /** Runs DDL, SET and INSERT statements (INSERTs are translated by {@link #translateInserts}). */
+        void execute(String statements) {
+            for (SqlNode stmt : RsqlParser.parseScript(statements)) {
+                atStatement(stmt.getParserPosition(), () -> statement(stmt));
+            }
+        }
+
+        /**
+         * Declares a table whose rows are {@code stream}'s, by a CREATE TABLE over the stream's columns (with a
+         * WATERMARK when {@code rowtime} names one), so queries read the stream where they scan the table.
+         */
+        void bindTable(String name, GraphBuilder.Stream stream, String rowtime, long watermarkDelayMillis) {
+            execute(BoundTable.ddl(name, stream.rowType(), rowtime, watermarkDelayMillis));
+            boundTables.put(name, stream);
+        }
+
+        /** Plans a query into {@code builder}'s graph and returns its stream (a changelog when the query updates). */
+        GraphBuilder.Stream query(String sql, GraphBuilder builder) {
+            List<SqlNode> statements = RsqlParser.parseScript(sql);
+            if (statements.size() != 1 || !statements.get(0).getKind().belongsTo(org.apache.calcite.sql.SqlKind.QUERY)) {
+                throw new PlanningException("expected one SELECT query, got: " + sql);
+            }
+            SqlNode query = statements.get(0);
+            GraphBuilder.Stream[] result = new GraphBuilder.Stream[1];
+            atStatement(query.getParserPosition(), () -> {
+                BoundTable sink = BoundTable.querySink("$query_" + ++queries, query, session.queryRowType(query));
+                catalog.addTable(sink.table, false);
+                registerTable(sink.table);
+                StreamSettings settings = streamSettings();
+                result[0] = translator(builder).translateQuery(optimized(sink.insert), query.getParserPosition(),
+                        session.viewScopes(), settings.withEmit(emitSpec(sink.insert, settings)));
+            });
+            return result[0];
+        }
+
+        /** Compiles the calc code of every query planned so far; the graph's functions work from then on. */
+        void compile() {
+            if (compiler != null) {
+                compiler.compile();
+            }
         }
 
         /** A SET value of the script, else the engine setting from conf/, else null. */

@@ -85,6 +85,8 @@ public final class GraphTranslator {
     private final CalcCompiler compiler;
     private final Function<ConnectorTable, SourceSettings> sourceSettings;
     private final Predicate<TableDescriptor> sinkWritesChangelog;
+    /** Tables whose rows are an existing graph node's (a Java DSL stream): the node, or null for a connector table. */
+    private Function<TableDescriptor, GraphBuilder.Stream> boundTables = t -> null;
 
     /** @param sinkWritesChangelog whether a table without a primary key can be written updates and deletes */
     public GraphTranslator(GraphBuilder builder, CalcCompiler compiler,
@@ -94,6 +96,23 @@ public final class GraphTranslator {
         this.compiler = compiler;
         this.sourceSettings = sourceSettings;
         this.sinkWritesChangelog = sinkWritesChangelog;
+    }
+
+    /** Scans of the tables {@code bound} knows read that graph node instead of a source (embedded planning). */
+    public GraphTranslator bindTables(Function<TableDescriptor, GraphBuilder.Stream> bound) {
+        this.boundTables = bound;
+        return this;
+    }
+
+    /**
+     * Adds the plan of a query written into a placeholder table ({@code TableModify} at the root) to the graph, but
+     * no sink: returns the query's stream (a changelog when it updates), for the caller to go on with.
+     */
+    public GraphBuilder.Stream translateQuery(RelNode root, SqlParserPos position, NodePositions nodes,
+                                             StreamSettings settings) {
+        StreamPhysicalSink sink = PhysicalPlanner.toPhysical(root, position, nodes);
+        PhysicalPlan plan = ChangelogInference.infer(sink, settings.emit(), sinkWritesChangelog, position, nodes);
+        return new Translation(plan, position, settings).translate(plan.root().getInput());
     }
 
     /** Adds the INSERT's plan ({@code TableModify} at the root) to the graph; returns its physical plan. */
@@ -143,6 +162,10 @@ public final class GraphTranslator {
             ConnectorTable table = scan.getTable().unwrap(ConnectorTable.class);
             if (table == null) {
                 throw new PlanningException(position, "cannot read " + scan.getTable().getQualifiedName());
+            }
+            GraphBuilder.Stream bound = boundTables.apply(table.descriptor());
+            if (bound != null) {
+                return bound;
             }
             SourceSettings s = sourceSettings.apply(table);
             return builder.source(table.descriptor(), s.errorPolicy(), s.deadLetterTable());
