@@ -1,8 +1,7 @@
 package dev.rsql.examples;
 
-import dev.rsql.runtime.config.Options;
-import dev.rsql.runtime.exec.EngineContext;
-import dev.rsql.runtime.exec.Job;
+import dev.rsql.sdk.RsqlEngine;
+import dev.rsql.sdk.RsqlJob;
 import dev.rsql.sdk.dsl.Topology;
 
 import java.nio.file.Path;
@@ -23,15 +22,13 @@ final class Run {
     static void toEnd(Topology topology) throws Exception {
         Map<String, String> settings = Map.of("state.dir", dir().resolve("target/state").toString(),
                 "checkpoint.interval", "1s");
-        topology.validate(settings, Run.class.getClassLoader()).forEach(w -> System.err.println("WARN  " + w));
-        EngineContext engine = new EngineContext(new Options(settings), Run.class.getClassLoader());
-        try (Job job = Job.create(topology.graph(), engine)) {
-            job.start();
+        try (RsqlEngine engine = RsqlEngine.builder().settings(settings).build()) {
+            RsqlJob job = engine.submit(topology.name(), topology);
             if (!job.awaitTermination(Duration.ofMinutes(5))) {
                 throw new IllegalStateException("job " + topology.name() + " did not end");
             }
-            if (job.failure() != null) {
-                throw new IllegalStateException("job " + topology.name() + " failed", job.failure());
+            if (job.failure().isPresent()) {
+                throw new IllegalStateException("job " + topology.name() + " failed", job.failure().get());
             }
         }
     }

@@ -12,6 +12,7 @@ import dev.rsql.runtime.exec.Job;
 import dev.rsql.runtime.exec.StateConflictException;
 import dev.rsql.runtime.exec.restart.RestartingJob;
 import dev.rsql.runtime.graph.JobGraph;
+import dev.rsql.sdk.dsl.Topology;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -125,6 +126,21 @@ public final class RsqlEngine implements AutoCloseable {
     public RsqlJob submit(String name, JobGraph graph) {
         JobGraph named = graph.name().equals(name) ? graph : new JobGraph(name, graph.sinks(), graph.parameters());
         return start(name, null, named);
+    }
+
+    /**
+     * Starts a topology built with the DSL as job {@code name}: its sources' and sinks' options are checked against
+     * the engine's settings first (a bad one throws {@link ScriptException} naming the table, and nothing starts).
+     */
+    public RsqlJob submit(String name, Topology topology) {
+        List<String> warnings;
+        try {
+            warnings = topology.validate(settings.asMap(), classLoader);
+        } catch (RuntimeException e) {
+            throw new ScriptException(e.getMessage(), 0, 0, e);
+        }
+        warnings.forEach(w -> LOG.warn("job={} {}", name, w));
+        return submit(name, topology.graph());
     }
 
     /** Plans a script without running it: its warnings, or {@link ScriptException}. */

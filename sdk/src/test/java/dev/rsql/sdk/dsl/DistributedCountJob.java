@@ -1,9 +1,7 @@
 package dev.rsql.sdk.dsl;
 
-import dev.rsql.runtime.config.Options;
-import dev.rsql.runtime.exec.EngineContext;
-import dev.rsql.runtime.exec.Job;
-import dev.rsql.runtime.exec.TaskStatus;
+import dev.rsql.sdk.RsqlEngine;
+import dev.rsql.sdk.RsqlJob;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -13,7 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The DSL job {@link DistributedDslTest} runs in child JVMs, one instance each: events from a RocketMQ topic counted
+ * The DSL job {@link DistributedDslTest} runs in child JVMs, one engine and instance each: events from a RocketMQ topic counted
  * per key and 2-second tumbling window into another topic. Every instance builds the same topology from this code;
  * the lambdas are never serialized. It prints its running task count whenever it changes, and stops gracefully when
  * its standard input closes.
@@ -56,9 +54,8 @@ public final class DistributedCountJob {
         settings.put("worker.threads", "2");
         settings.put("shuffle.queues", "4");
         settings.put("source.idle-timeout", "0");
-        Job job = Job.create(topology(args[1], args[2]).graph(), new EngineContext(new Options(settings),
-                DistributedCountJob.class.getClassLoader()));
-        job.start();
+        RsqlEngine engine = RsqlEngine.builder().settings(settings).build();
+        RsqlJob job = engine.submit(JOB, topology(args[1], args[2]));
         Thread stdin = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
                 while (in.readLine() != null) {
@@ -73,14 +70,15 @@ public final class DistributedCountJob {
         stdin.start();
         long reported = -1;
         while (!job.awaitTermination(Duration.ofMillis(200))) {
-            long running = job.status().tasks.stream().filter(t -> t.state == TaskStatus.State.RUNNING).count();
+            long running = job.status().tasks().stream().filter(t -> t.state().equals("RUNNING")).count();
             if (running != reported) {
                 System.out.println("RUNNING TASKS " + running);
                 System.out.flush();
                 reported = running;
             }
         }
-        System.out.println("ENDED " + job.state() + (job.failure() == null ? "" : " " + job.failure()));
-        System.exit(job.failure() == null ? 0 : 1);
+        System.out.println("ENDED " + job.state() + job.failure().map(f -> " " + f).orElse(""));
+        engine.close();
+        System.exit(job.failure().isPresent() ? 1 : 0);
     }
 }
