@@ -11,7 +11,7 @@ import java.nio.file.Path;
         description = "A SQL streaming engine with a Blink-compatible dialect.",
         footer = {"%nEvery command takes --help and lists its exit codes; 2 is always wrong usage."},
         subcommands = {CheckCommand.class, ExplainCommand.class, RunCommand.class, StatusCommand.class,
-                JobsCommand.class, ResetCommand.class})
+                JobsCommand.class, ResetCommand.class, SqlCommand.class})
 public final class RsqlCli {
 
     @Option(names = "--home", description = "Installation directory (bin conf jobs ext lib log). "

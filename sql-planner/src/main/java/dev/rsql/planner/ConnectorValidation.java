@@ -79,6 +79,23 @@ final class ConnectorValidation {
         return warnings;
     }
 
+    /**
+     * A table declared but not used yet (a shell's CREATE TABLE): its connector is installed and accepts the table
+     * as a source or as a sink; if neither, the source's complaint is reported.
+     */
+    void validateDeclared(CatalogTable table) {
+        TableDescriptor t = table.descriptor();
+        try {
+            check(t, true);
+        } catch (PlanningException asSource) {
+            try {
+                check(t, false);
+            } catch (PlanningException asSink) {
+                throw asSource;
+            }
+        }
+    }
+
     /** A dimension table: its connector offers lookups, and its cache options parse. */
     private void checkLookup(TableDescriptor t) {
         CatalogTable table = catalog.table(t.name());
