@@ -16,9 +16,11 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
 /**
@@ -63,6 +65,11 @@ final class LiveQuery {
             try {
                 job.start();
                 why = channel == null ? await(job) : pump(job, channel, view, maxRows);
+                if (channel != null && cancelled != null) {
+                    // what the job writes while it stops completes the rows shown (an update's +U after its -U)
+                    CompletableFuture<Void> stopping = CompletableFuture.runAsync(job::stop);
+                    show(channel, view, maxRows, () -> stopping.isDone() && channel.isEmpty());
+                }
             } finally {
                 if (channel != null) {
                     channel.close();
@@ -103,26 +110,31 @@ final class LiveQuery {
 
     private String pump(JobInstance job, ResultChannel channel, ResultView view, long maxRows) throws Exception {
         view.begin(channel.rowType(), channel.zone());
+        if (show(channel, view, maxRows, () -> cancelled != null || (job.termination().isDone() && channel.isEmpty()))) {
+            return "--max-rows " + maxRows + " reached";
+        }
+        return cancelled != null ? cancelled : "its input ended";
+    }
+
+    /**
+     * Shows what arrives until {@code done} (checked between batches) or until {@code maxRows} changes (if not 0);
+     * returns true when the limit ended it.
+     */
+    private static boolean show(ResultChannel channel, ResultView view, long maxRows, BooleanSupplier done)
+            throws InterruptedException {
         List<Row> batch = new ArrayList<>();
-        while (true) {
+        while (!done.getAsBoolean()) {
             batch.clear();
-            int n = channel.drain(batch, POLL_MILLIS);
+            channel.drain(batch, POLL_MILLIS);
             for (Row row : batch) {
                 view.add(row);
                 if (maxRows > 0 && view.changes() >= maxRows) {
-                    return "--max-rows " + maxRows + " reached";
+                    return true;
                 }
             }
-            if (n == 0) {
-                view.idle();
-            }
-            if (cancelled != null) {
-                return cancelled;
-            }
-            if (job.termination().isDone() && channel.isEmpty()) {
-                return "its input ended";
-            }
+            view.idle();
         }
+        return false;
     }
 
     private static void deleteTree(Path dir) {

@@ -29,7 +29,7 @@ abstract class ResultView {
 
     abstract void show(Row row);
 
-    /** No row arrived for a moment: a view that redraws may do it now. */
+    /** Between batches of rows (and every 100 ms while none come): a view may redraw or flush now. */
     void idle() {
     }
 

@@ -23,6 +23,7 @@ final class TableView extends ResultView {
     private final Terminal terminal;
     private final List<Object[]> rows = new ArrayList<>();
     private boolean dirty;
+    private boolean halfAnUpdate;
     private long drawnAt;
 
     /** @param terminal where to redraw, or null to print the result at the end only */
@@ -44,14 +45,13 @@ final class TableView extends ResultView {
             }
         }
         dirty = true;
-        if (System.currentTimeMillis() - drawnAt >= REDRAW_MILLIS) {
-            idle();
-        }
+        halfAnUpdate = row.kind() == RowKind.UPDATE_BEFORE;
     }
 
     @Override
     void idle() {
-        if (terminal != null && dirty) {
+        // between an update's -U and its +U the row would blink out of the table
+        if (terminal != null && dirty && !halfAnUpdate && System.currentTimeMillis() - drawnAt >= REDRAW_MILLIS) {
             out.print(HOME_AND_CLEAR);
             out.println("Current result: " + rows.size() + " rows after " + changes() + " changes"
                     + " (Ctrl-C ends the query)");
@@ -66,6 +66,8 @@ final class TableView extends ResultView {
     void end(String why) {
         if (terminal != null) {
             dirty = true;
+            halfAnUpdate = false;
+            drawnAt = 0;
             idle();
         } else {
             draw(Integer.MAX_VALUE);

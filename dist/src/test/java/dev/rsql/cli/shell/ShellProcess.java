@@ -90,6 +90,14 @@ final class ShellProcess implements AutoCloseable {
         stdin.flush();
     }
 
+    /** SIGINT to the shell's JVM (a piped shell: the process is the JVM), as Ctrl-C in a terminal would send it. */
+    void interrupt() throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).inheritIO().start();
+        if (!kill.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            fail("kill -INT " + process.pid() + " failed");
+        }
+    }
+
     void closeInput() throws IOException {
         stdin.close();
     }

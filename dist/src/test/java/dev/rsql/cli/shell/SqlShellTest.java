@@ -144,6 +144,20 @@ class SqlShellTest {
     }
 
     @Test
+    void sigintEndsTheRunningQueryOfAScriptAndTheScriptGoesOn() throws Exception {
+        try (ShellProcess shell = ShellProcess.piped(home)) {
+            shell.send("CREATE TABLE g (k INT) WITH ('connector' = 'datagen', 'rows-per-second' = '20');\n"
+                    + "SET 'sql-client.execution.result-mode' = 'changelog';\nSELECT k FROM g;\nSHOW TABLES;\n");
+            shell.closeInput();
+            shell.await("(?m)^\\+I\\[-?\\d+]$");
+            shell.interrupt();
+            shell.await("Received a total of \\d+ rows? \\(stopped by Ctrl-C\\)");
+            shell.await("1 row in set");
+            assertEquals(0, shell.exitCode());
+        }
+    }
+
+    @Test
     void ctrlCEndsTheLiveQueryOnTheTerminalAndNotTheShell() throws Exception {
         Path history = home.resolve("history");
         try (ShellProcess shell = ShellProcess.onTerminal(home, "--history", history.toString())) {
@@ -160,7 +174,7 @@ class SqlShellTest {
                 // the table is redrawn as rows arrive (each wait fails after its timeout)
             }
             shell.send("\u0003");
-            Matcher end = shell.await("(\\d+) rows in the result after (\\d+) changes \\(stopped by Ctrl-C\\)");
+            Matcher end = shell.await("(\\d+) rows? in the result after (\\d+) changes \\(stopped by Ctrl-C\\)");
             String output = shell.output();
             String lastTable = output.substring(output.lastIndexOf("Current result:"), output.lastIndexOf(end.group()));
             Matcher row = Pattern.compile("(?m)^\\| +(\\d+) \\| +(\\d+) \\|$").matcher(lastTable);
