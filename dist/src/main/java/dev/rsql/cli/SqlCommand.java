@@ -30,7 +30,7 @@ import java.util.concurrent.Callable;
         exitCodeList = {
                 "0:the shell ended (QUIT, Ctrl-D, end of the input) and no statement of a script failed",
                 "1:a statement of a script (-f or stdin) failed",
-                "2:wrong usage (unknown option, missing argument)",
+                "2:wrong usage (unknown option, missing argument, no such -f file)",
                 "130:interrupted (SIGINT) while reading a script, no query running"},
         description = "Interactive SQL shell: a SELECT runs at once and shows its rows as they change.")
 final class SqlCommand implements Callable<Integer> {
@@ -59,6 +59,10 @@ final class SqlCommand implements Callable<Integer> {
         logToFile(Path.of(config.get("log.dir")).resolve("sql-shell.log"));
         ClassLoader classLoader = home.extClassLoader(getClass().getClassLoader());
         if (file != null) {
+            if (!Files.isReadable(file)) {
+                System.err.println("ERROR  cannot read " + file);
+                return 2;
+            }
             try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
                 return ScriptShell.run(in, stdout(), config, classLoader, maxRows);
             }
