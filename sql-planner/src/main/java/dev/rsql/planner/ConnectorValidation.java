@@ -81,18 +81,22 @@ final class ConnectorValidation {
 
     /**
      * A table declared but not used yet (a shell's CREATE TABLE): its connector is installed and accepts the table
-     * as a source or as a sink; if neither, the source's complaint is reported.
+     * as a source, a sink or a dimension table; if none, the source's complaint is reported.
      */
     void validateDeclared(CatalogTable table) {
         TableDescriptor t = table.descriptor();
         try {
             check(t, true);
         } catch (PlanningException asSource) {
-            try {
-                check(t, false);
-            } catch (PlanningException asSink) {
-                throw asSource;
+            for (Boolean use : new Boolean[] {false, null}) {
+                try {
+                    check(t, use);
+                    return;
+                } catch (PlanningException e) {
+                    // try the next use
+                }
             }
+            throw asSource;
         }
     }
 
