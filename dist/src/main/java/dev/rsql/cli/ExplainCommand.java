@@ -1,5 +1,6 @@
 package dev.rsql.cli;
 
+import dev.rsql.cli.shell.PlanText;
 import dev.rsql.planner.PlannedJob;
 import dev.rsql.planner.PlannerContext;
 import dev.rsql.planner.ScriptPlanner;
@@ -43,8 +44,7 @@ final class ExplainCommand implements Callable<Integer> {
                 home.extClassLoader(getClass().getClassLoader()), System::getenv);
         try {
             PlannedJob job = new ScriptPlanner(context).plan(arg.jobName, arg.text);
-            System.out.print(job.graph().explain());
-            job.physicalPlans().forEach(p -> System.out.print("\nPhysical plan\n" + p));
+            System.out.print(PlanText.of(job));
             if (plan) {
                 job.relationalPlans().forEach(p -> System.out.println("\n" + p));
             }

@@ -12,7 +12,7 @@ import java.nio.file.Path;
         footer = {"%nEvery command takes --help and lists its exit codes; 2 is always wrong usage."},
         subcommands = {CheckCommand.class, ExplainCommand.class, RunCommand.class, StatusCommand.class,
                 JobsCommand.class, ResetCommand.class, ServerCommand.class, SubmitCommand.class,
-                StopJobCommand.class, ListCommand.class})
+                StopJobCommand.class, ListCommand.class, SqlCommand.class})
 public final class RsqlCli {
 
     @Option(names = "--home", description = "Installation directory (bin conf jobs ext lib log). "

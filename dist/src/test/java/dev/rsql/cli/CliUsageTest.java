@@ -48,7 +48,7 @@ class CliUsageTest {
 
     @Test
     void everySubcommandHasHelpWithItsExitCodes() {
-        for (String command : List.of("check", "explain", "run", "status", "jobs", "reset")) {
+        for (String command : List.of("check", "explain", "run", "status", "jobs", "reset", "sql")) {
             Run help = rsql(command, "--help");
             assertEquals(0, help.code, command);
             assertTrue(help.out.contains("Usage: rsql " + command), help.out);

@@ -81,6 +81,27 @@ final class ConnectorValidation {
         return warnings;
     }
 
+    /**
+     * A table declared but not used yet (a shell's CREATE TABLE): its connector is installed and accepts the table
+     * as a source, a sink or a dimension table; if none, the source's complaint is reported.
+     */
+    void validateDeclared(CatalogTable table) {
+        TableDescriptor t = table.descriptor();
+        try {
+            check(t, true);
+        } catch (PlanningException asSource) {
+            for (Boolean use : new Boolean[] {false, null}) {
+                try {
+                    check(t, use);
+                    return;
+                } catch (PlanningException e) {
+                    // try the next use
+                }
+            }
+            throw asSource;
+        }
+    }
+
     /** A dimension table: its connector offers lookups, and its cache options parse. */
     private void checkLookup(TableDescriptor t) {
         CatalogTable table = catalog.table(t.name());

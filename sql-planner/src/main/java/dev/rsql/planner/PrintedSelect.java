@@ -31,8 +31,11 @@ final class PrintedSelect {
     /** INSERT INTO the sink table the SELECT. */
     final SqlRichInsert insert;
 
-    /** @param rowType the validated row type of {@code query} */
-    PrintedSelect(SqlNode query, RelDataType rowType) {
+    /**
+     * @param rowType     the validated row type of {@code query}
+     * @param sinkOptions the sink table's options instead of a print sink's, or null
+     */
+    PrintedSelect(SqlNode query, RelDataType rowType, Map<String, String> sinkOptions) {
         SqlParserPos pos = query.getParserPosition();
         String name = "$select_" + pos.getLineNum() + "_" + pos.getColumnNum();
         List<TableColumn> columns = new ArrayList<>();
@@ -45,11 +48,16 @@ final class PrintedSelect {
             columns.add(TableColumn.physical(column, f.getType(), pos));
         }
         Map<String, String> options = new LinkedHashMap<>();
-        options.put("connector", "print");
-        options.put("print-identifier", "SELECT@" + pos.getLineNum() + ":" + pos.getColumnNum());
+        if (sinkOptions == null) {
+            options.put("connector", "print");
+            options.put("print-identifier", "SELECT@" + pos.getLineNum() + ":" + pos.getColumnNum());
+        } else {
+            options.putAll(sinkOptions);
+        }
         Options o = new Options(options);
         o.markUsed("connector");
-        this.table = new CatalogTable(name, columns, List.of(), null, false, "print", o, Map.of(), pos);
+        this.table = new CatalogTable(name, columns, List.of(), null, false, options.get("connector"), o, Map.of(),
+                pos);
         this.insert = new SqlRichInsert(pos, SqlNodeList.EMPTY, new SqlIdentifier(name, pos), query, null, null,
                 false);
     }

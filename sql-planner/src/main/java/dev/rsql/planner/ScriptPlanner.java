@@ -74,9 +74,24 @@ public final class ScriptPlanner {
     static final String MULTI_PATTERN = "table.optimizer.multi-pattern.enabled";
 
     private final PlannerContext context;
+    /** Options of the sink table a bare SELECT writes to; null: a {@code print} sink (see {@link PrintedSelect}). */
+    private final Map<String, String> selectSink;
 
     public ScriptPlanner(PlannerContext context) {
+        this(context, null);
+    }
+
+    private ScriptPlanner(PlannerContext context, Map<String, String> selectSink) {
         this.context = context;
+        this.selectSink = selectSink;
+    }
+
+    /**
+     * A planner whose bare SELECTs write to a table with these options (they include {@code connector}), e.g. the
+     * SQL shell's result sink, instead of printing.
+     */
+    public ScriptPlanner withSelectSink(Map<String, String> options) {
+        return new ScriptPlanner(context, Map.copyOf(options));
     }
 
     /** Parses, validates and translates a script; the graph is ready to run. */
@@ -87,6 +102,35 @@ public final class ScriptPlanner {
     /** A planning run whose statements come one at a time and whose graph the caller builds ({@link EmbeddedPlanner}). */
     Planning embedded(String jobName) {
         return new Planning(jobName);
+    }
+
+    /**
+     * As {@link #plan(String, String)} for a script given as pieces parsed one by one (a shell's statements): an
+     * error's line and column are those within its piece.
+     */
+    public PlannedJob plan(String jobName, List<String> pieces) {
+        return new Planning(jobName).run(parsePieces(pieces));
+    }
+
+    /**
+     * Runs the SET and DDL statements of the pieces (parsed one by one, as above), validates their queries and asks
+     * each table's connector whether it accepts the table (as a source or a sink), without translating anything;
+     * returns what they declare. A bare SELECT's result table is in the catalog under a name
+     * starting with {@code $select_}, with the query's column types.
+     */
+    public ScriptCatalog declare(List<String> pieces) {
+        Planning planning = new Planning("declare");
+        planning.declare(parsePieces(pieces));
+        ConnectorValidation validation = new ConnectorValidation("declare", new Options(planning.allSettings()),
+                context.classLoader(), planning.catalog);
+        planning.catalog.tables().forEach(validation::validateDeclared);
+        return planning.catalog;
+    }
+
+    private static List<SqlNode> parsePieces(List<String> pieces) {
+        List<SqlNode> statements = new ArrayList<>();
+        pieces.forEach(p -> statements.addAll(RsqlParser.parseScript(p)));
+        return statements;
     }
 
     /** One planning run: the state of a script being planned. */
@@ -124,10 +168,18 @@ public final class ScriptPlanner {
         }
 
         PlannedJob run(List<SqlNode> statements) {
+            declare(statements);
+            return translate();
+        }
+
+        void declare(List<SqlNode> statements) {
             context.functions().forEach(this::registerFunctionObject);
             for (SqlNode stmt : statements) {
                 atStatement(stmt.getParserPosition(), () -> statement(stmt));
             }
+        }
+
+        private PlannedJob translate() {
             if (inserts.isEmpty()) {
                 throw new PlanningException("the script has no INSERT INTO statement and no SELECT: nothing to run");
             }
@@ -310,7 +362,7 @@ public final class ScriptPlanner {
             } else if (stmt instanceof SqlRichInsert) {
                 inserts.add((SqlRichInsert) stmt);
             } else if (stmt.getKind().belongsTo(org.apache.calcite.sql.SqlKind.QUERY)) {
-                PrintedSelect select = new PrintedSelect(stmt, session.queryRowType(stmt));
+                PrintedSelect select = new PrintedSelect(stmt, session.queryRowType(stmt), selectSink);
                 catalog.addTable(select.table, false);
                 registerTable(select.table);
                 inserts.add(select.insert);

@@ -1,5 +1,8 @@
 package dev.rsql.planner;
 
+import dev.rsql.planner.catalog.CatalogTable;
+import dev.rsql.planner.catalog.ScriptCatalog;
+import dev.rsql.planner.catalog.TableColumn;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.graph.CalcNode;
 import dev.rsql.runtime.graph.EmitSpec;
@@ -49,6 +52,27 @@ class ScriptPlannerTest {
         assertTrue(calc.describe().contains("where"), calc.describe());
         assertEquals(List.of("order_id", "total"), calc.outputType().names());
         assertEquals(calc, nodes(g, SinkNode.class).get(0).input());
+    }
+
+    @Test
+    void aShellPlansPiecesOneByOneDeclaresWithoutInsertsAndChoosesTheSinkOfABareSelect() {
+        ScriptPlanner planner = new ScriptPlanner(PlannerContext.defaults());
+        PlanningException e = assertThrows(PlanningException.class,
+                () -> planner.plan("test", List.of(ORDERS, "SELECT order_id,\n  nope FROM orders")));
+        assertEquals(2, e.position().getLineNum(), e.getMessage());
+        assertEquals(3, e.position().getColumnNum(), e.getMessage());
+
+        ScriptCatalog declared = planner.declare(List.of(ORDERS, "SELECT order_id, amount * qty AS total FROM orders"));
+        CatalogTable result = declared.tables().stream().filter(t -> t.name().startsWith("$select_")).findFirst()
+                .orElseThrow();
+        assertEquals(List.of("order_id", "total"), result.columns().stream().map(TableColumn::name).toList());
+        e = assertThrows(PlanningException.class, () -> planner.declare(List.of("CREATE TABLE g (x INT) WITH (\n"
+                + "  'connector' = 'datagen', 'number-of-rows' = 'ten')")));
+        assertTrue(e.getMessage().startsWith("line 2, column 28: table g: option 'number-of-rows'"), e.getMessage());
+
+        JobGraph g = planner.withSelectSink(Map.of("connector", "blackhole"))
+                .plan("test", List.of(ORDERS, "SELECT order_id FROM orders")).graph();
+        assertEquals("blackhole", nodes(g, SinkNode.class).get(0).table().connector());
     }
 
     @Test

@@ -143,15 +143,19 @@ public final class PrintConnectorFactory implements ConnectorFactory {
             if (i > 0) {
                 sb.append(", ");
             }
-            DataType type = i < types.length ? types[i] : DataType.string();
-            if (type.kind() == DataType.Kind.TIMESTAMP_LTZ && f[i] instanceof Long millis) {
-                long local = millis + zone.getRules().getOffset(Instant.ofEpochMilli(millis)).getTotalSeconds() * 1000L;
-                ValueText.appendSql(sb, DataType.of(DataType.Kind.TIMESTAMP), local);
-            } else {
-                ValueText.appendSql(sb, type, f[i]);
-            }
+            appendValue(sb, i < types.length ? types[i] : DataType.string(), f[i], zone);
         }
         sb.append(']');
+    }
+
+    /** Appends one value as a row shows it (also the SQL shell's); a TIMESTAMP_LTZ as the wall-clock time in zone. */
+    public static void appendValue(StringBuilder sb, DataType type, Object value, ZoneId zone) {
+        if (type.kind() == DataType.Kind.TIMESTAMP_LTZ && value instanceof Long millis) {
+            long local = millis + zone.getRules().getOffset(Instant.ofEpochMilli(millis)).getTotalSeconds() * 1000L;
+            ValueText.appendSql(sb, DataType.of(DataType.Kind.TIMESTAMP), local);
+        } else {
+            ValueText.appendSql(sb, type, value);
+        }
     }
 
     private static final class PrintWriter implements SinkWriter {
