@@ -84,7 +84,7 @@ public final class SlicingWindowAggregateOperator implements Operator {
         long windowEnd = slices.firstWindowEnd(sliceEnd);
         long lastWindowEnd = slices.lastWindowEnd(sliceEnd);
         while (eventTime && windowEnd <= lastWindowEnd && windowEnd - 1 <= watermark) {
-            lateRows.late(in, slices.windowStart(windowEnd), windowEnd, watermark);
+            late(in, slices.windowStart(windowEnd), windowEnd);
             windowEnd = slices.nextWindowEnd(windowEnd);
         }
         if (windowEnd > lastWindowEnd) {
@@ -123,6 +123,14 @@ public final class SlicingWindowAggregateOperator implements Operator {
         }
         entry.value = list.isEmpty() ? null : list;
         entry.changed();
+    }
+
+    /** The row as it would have come in that window (its window columns are its slice's), to the late rows. */
+    private void late(Object[] in, long windowStart, long windowEnd) throws Exception {
+        Object[] row = in.clone();
+        row[node.windowStartField()] = windowStart;
+        row[node.windowEndField()] = windowEnd;
+        lateRows.late(row, windowStart, windowEnd, watermark);
     }
 
     private void registerTimer(long time, byte[] keyBytes) {
