@@ -51,6 +51,10 @@ public final class WindowAggregateOperator implements Operator {
     private long watermark = Long.MIN_VALUE;
 
     public WindowAggregateOperator(WindowAggregateNode node, Output output) {
+        if (node.merging() || node.slices() != null) {
+            throw new IllegalArgumentException("window aggregation " + node.id() + " merges or is sliced: not this "
+                    + "operator's");
+        }
         this.node = node;
         this.output = output;
         this.eventTime = node.eventTime();

@@ -1,7 +1,11 @@
 package dev.rsql.runtime.operator.aggregate;
 
+import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.graph.EmitSpec;
+import dev.rsql.runtime.graph.GraphBuilder;
 import dev.rsql.runtime.graph.WindowSpec;
+import dev.rsql.runtime.testing.CollectSinkFactory;
+import dev.rsql.runtime.testing.ValuesSourceFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,6 +16,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
+import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -123,6 +129,39 @@ class SessionWindowAggregateOperatorTest {
     void randomizedSessionsMergeAndDropLateRows(@TempDir Path dir) throws Exception {
         check(1, false, dir);
         check(2, false, dir.resolve("2"));
+    }
+
+    @Test
+    void aLateRowWithinTheAllowedLatenessMergesFiredSessionsAndUpdatesTheirResults(@TempDir Path dir)
+            throws Exception {
+        String id = UUID.randomUUID().toString();
+        // One shard, watermark = ts - 1000, gap 2 s, allowed lateness 5 s, late results at once.
+        ValuesSourceFactory.register(id, List.of(
+                "{\"k\":\"a\",\"v\":1,\"ts\":1000}",
+                "{\"k\":\"a\",\"v\":1,\"ts\":5000}",     // watermark 4000: [1000, 3000) fires
+                "{\"k\":\"a\",\"v\":1,\"ts\":9000}",     // watermark 8000: [5000, 7000) fires, [1000, 3000) is gone
+                "{\"k\":\"a\",\"v\":1,\"ts\":3500}",     // late, within the lateness: [3500, 7000) replaces [5000, 7000)
+                "{\"k\":\"a\",\"v\":1,\"ts\":2900}",     // and [2900, 7000) it
+                "{\"k\":\"a\",\"v\":1,\"ts\":20000}",    // watermark 19000: [2900, 7000) is gone
+                "{\"k\":\"a\",\"v\":1,\"ts\":1500}"));   // late: dropped
+        GraphBuilder b = new GraphBuilder("late-sessions");
+        WindowAggregationTest.source(b, id, 1000).window(WindowSpec.session(2, true, GAP)).exchange(0)
+                .windowAggregate(new int[]{0}, 4, 5, true, true, WindowAggregationTest.countAndSum(),
+                        new EmitSpec(-1, 0, 5000), WindowAggregationTest.resultType(), null)
+                .sinkTo(WindowAggregationTest.table("out", "collect", WindowAggregationTest.resultType(),
+                        Map.of("id", id + "-out")));
+        WindowAggregationTest.run(b, dir);
+        Map<String, Long> net = new TreeMap<>();
+        List<String> changes = new ArrayList<>();
+        for (Row r : CollectSinkFactory.rows(id + "-out")) {
+            String text = r.get(0) + "[" + r.get(3) + "," + r.get(4) + ")=" + r.get(1);
+            changes.add(r.kind().shortString() + text);
+            net.merge(text, r.kind().isAccumulate() ? 1L : -1L, Long::sum);
+        }
+        net.values().removeIf(n -> n == 0);
+        assertEquals(Map.of("a[1000,3000)=1", 1L, "a[2900,7000)=3", 1L, "a[9000,11000)=1", 1L,
+                "a[20000,22000)=1", 1L), net, changes.toString());
+        assertTrue(changes.contains("-Da[5000,7000)=1") && changes.contains("-Da[3500,7000)=2"), changes.toString());
     }
 
     @Test
