@@ -49,9 +49,11 @@ class SlicedWindowSqlTest {
 
     @Test
     void hopGroupWindow() throws Exception {
-        check(40, "SELECT k, HOP_START(ts, INTERVAL '4' SECOND, INTERVAL '10' SECOND), HOP_END(ts, INTERVAL '4' SECOND,"
-                + " INTERVAL '10' SECOND), " + AGGS + " FROM ev GROUP BY k, HOP(ts, INTERVAL '4' SECOND,"
-                + " INTERVAL '10' SECOND)", RandomEvents.hop(4000, 10000));
+        String query = "SELECT k, HOP_START(ts, INTERVAL '4' SECOND, INTERVAL '10' SECOND), HOP_END(ts, INTERVAL '4'"
+                + " SECOND, INTERVAL '10' SECOND), " + AGGS + " FROM ev GROUP BY k, HOP(ts, INTERVAL '4' SECOND,"
+                + " INTERVAL '10' SECOND)";
+        check(40, query, RandomEvents.hop(4000, 10000));
+        assertTrue(explain(query).contains(", sliced)"), explain(query));
     }
 
     @Test

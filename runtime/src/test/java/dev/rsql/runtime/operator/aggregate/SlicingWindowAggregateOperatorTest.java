@@ -17,7 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * HOP and CUMULATE windows aggregated by slices over randomized rows of several keys, out of order within the
  * watermark and some late, compared with each row put into each of its windows directly: several size/slide ratios
- * (sizes that are not a multiple of the slide too), in one run and restored from a checkpoint taken halfway.
+ * (sizes that are not a multiple of the slide, and a slide longer than the size: rows between windows), in one run and
+ * restored from a checkpoint taken halfway.
  */
 class SlicingWindowAggregateOperatorTest {
 
@@ -102,7 +103,7 @@ class SlicingWindowAggregateOperatorTest {
 
     @Test
     void randomizedHopWindowsOfSeveralRatios(@TempDir Path dir) throws Exception {
-        long[][] slideSize = {{2000, 6000}, {4000, 10000}, {3000, 3000}, {1500, 4000}};
+        long[][] slideSize = {{2000, 6000}, {4000, 10000}, {3000, 3000}, {1500, 4000}, {5000, 2000}};
         for (int i = 0; i < slideSize.length; i++) {
             check(WindowSpec.hop(2, true, slideSize[i][0], slideSize[i][1]), 10 + i, false, dir.resolve("" + i));
         }
