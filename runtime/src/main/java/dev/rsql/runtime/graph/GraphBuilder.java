@@ -213,8 +213,8 @@ public final class GraphBuilder {
         }
 
         /**
-         * Windowed GROUP BY over rows carrying the slice of {@code window} they fall into (after {@link #windowSlices}):
-         * each window's result once, when it closes.
+         * Windowed GROUP BY over rows carrying the slice of {@code window} they fall into (after
+         * {@link #windowSlices}): each window's result once, when it closes.
          */
         public Stream slicedWindowAggregate(int[] groupFields, int windowStartField, int windowEndField,
                                             WindowSpec window, List<AggregateCall> aggregates, RowType outputType,

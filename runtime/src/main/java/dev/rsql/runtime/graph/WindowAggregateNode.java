@@ -124,7 +124,8 @@ public final class WindowAggregateNode extends GraphNode {
 
     @Override
     public String describe() {
-        return (merging ? "session " : slices != null ? "sliced " + slices + " " : "") + (eventTime ? "rowtime" : "proctime") + " window group by "
+        return (merging ? "session " : slices != null ? "sliced " + slices + " " : "")
+                + (eventTime ? "rowtime" : "proctime") + " window group by "
                 + Fields.names(input().outputType(), groupFields) + " "
                 + aggregates.stream().map(AggregateCall::name).collect(Collectors.joining(", ")) + " " + emit
                 + (lateDataTable == null ? "" : " late-data=" + lateDataTable.name());

@@ -1,5 +1,6 @@
 package dev.rsql.runtime.operator.aggregate;
 
+import dev.rsql.runtime.operator.OperatorContext;
 import dev.rsql.runtime.state.KeyedValueState;
 import dev.rsql.runtime.state.Namespaces;
 
@@ -31,8 +32,16 @@ final class KeyedStateCache<V> {
         }
     }
 
+    /** Keys cached per operator and task, unless the job sets {@code window.state-cache.keys}. */
+    static final int DEFAULT_CAPACITY = 10_000;
+
     private final KeyedValueState<V> state;
     private final Map<ByteBuffer, Entry<V>> entries;
+
+    /** The capacity the job's settings give. */
+    static int capacity(OperatorContext context) {
+        return Math.max(1, context.parameters().getInt(DEFAULT_CAPACITY, "window.state-cache.keys"));
+    }
 
     KeyedStateCache(KeyedValueState<V> state, int capacity) {
         this.state = state;

@@ -20,8 +20,8 @@ import java.util.List;
  * A GROUP BY over SESSION windows. Each row comes with its proto-session {@code [time, time + gap)}; the sessions of a
  * key that it touches are merged into one, accumulators merged in place. A key's open sessions (usually one or two)
  * are one small state value, a list ordered by start of (start, end, row count, what was emitted, fired, pending early
- * fire, timer, accumulators as a nested row); the values of the active keys stay in the heap ({@link KeyedStateCache}) and are written
- * back at checkpoints, so a row of an active key costs no state access whatever the key's history.
+ * fire, timer, accumulators as a nested row); the values of the active keys stay in the heap ({@link KeyedStateCache})
+ * and are written back at checkpoints, so a row of an active key costs no state access whatever the key's history.
  *
  * <p>Timers are per key (namespace empty), at a session's last millisecond. A session that grows keeps its timer;
  * when the timer fires the session registers one at its new end instead, so extending a session costs nothing.
@@ -38,9 +38,6 @@ public final class SessionWindowAggregateOperator implements Operator {
     private static final int PENDING = 5;
     private static final int TIMER = 6;
     private static final int ACC = 7;
-
-    /** Keys whose sessions stay in the heap, unless the job sets {@code window.state-cache.keys}. */
-    static final int DEFAULT_CACHED_KEYS = 10_000;
 
     private final WindowAggregateNode node;
     private final Output output;
@@ -79,16 +76,12 @@ public final class SessionWindowAggregateOperator implements Operator {
         stored.add(DataType.of(DataType.Kind.BIGINT).notNull());
         stored.add(WindowResults.accumulatorsType(accumulators));
         sessions = new KeyedStateCache<>(context.stateBackend().valueState(node.id(), "sessions",
-                new RowListSerializer(new RowSerializer(stored))), cachedKeys(context));
+                new RowListSerializer(new RowSerializer(stored))), KeyedStateCache.capacity(context));
         timers = context.stateBackend().timerService(node.id());
         watermark = context.restoredWatermark();
         results = new WindowResults(output, keySerializer, accumulators);
         lateRows = WindowResults.lateRows(node, context);
         requestNextProcessingTime();
-    }
-
-    static int cachedKeys(OperatorContext context) {
-        return Math.max(1, context.parameters().getInt(DEFAULT_CACHED_KEYS, "window.state-cache.keys"));
     }
 
     @Override
@@ -152,7 +145,8 @@ public final class SessionWindowAggregateOperator implements Operator {
         if (fired ? emit.hasLateFiring() : emit.hasEarlyFiring()) {
             long delay = fired ? emit.lateDelay() : emit.earlyDelay();
             if (delay == 0) {
-                session[EMITTED] = results.emit(entry.key, (Object[]) session[ACC], (Object[]) session[EMITTED], start, end);
+                session[EMITTED] = results.emit(entry.key, (Object[]) session[ACC], (Object[]) session[EMITTED],
+                        start, end);
             } else if (session[PENDING] == null) {
                 long at = System.currentTimeMillis() + delay;
                 session[PENDING] = at;
@@ -285,7 +279,8 @@ public final class SessionWindowAggregateOperator implements Operator {
         for (Object[] s : entry.value) {
             if (s[PENDING] != null && (Long) s[PENDING] <= time) {
                 s[PENDING] = null;
-                s[EMITTED] = results.emit(keyBytes, (Object[]) s[ACC], (Object[]) s[EMITTED], (Long) s[START], (Long) s[END]);
+                s[EMITTED] = results.emit(keyBytes, (Object[]) s[ACC], (Object[]) s[EMITTED], (Long) s[START],
+                        (Long) s[END]);
                 entry.changed();
             }
         }
@@ -319,10 +314,5 @@ public final class SessionWindowAggregateOperator implements Operator {
         } finally {
             accumulators.close();
         }
-    }
-
-    /** Rows that came after their session closed. */
-    public long lateRowCount() {
-        return lateRows == null ? 0 : lateRows.count();
     }
 }

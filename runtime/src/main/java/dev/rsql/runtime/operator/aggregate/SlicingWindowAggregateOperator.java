@@ -68,7 +68,7 @@ public final class SlicingWindowAggregateOperator implements Operator {
         List<DataType> stored = List.of(DataType.of(DataType.Kind.BIGINT).notNull(),
                 DataType.of(DataType.Kind.BIGINT).notNull(), WindowResults.accumulatorsType(accumulators));
         state = new KeyedStateCache<>(context.stateBackend().valueState(node.id(), "slices",
-                new RowListSerializer(new RowSerializer(stored))), SessionWindowAggregateOperator.cachedKeys(context));
+                new RowListSerializer(new RowSerializer(stored))), KeyedStateCache.capacity(context));
         timers = context.stateBackend().timerService(node.id());
         watermark = context.restoredWatermark();
         results = new WindowResults(output, keySerializer, accumulators);
@@ -154,7 +154,7 @@ public final class SlicingWindowAggregateOperator implements Operator {
         output.emitWatermark(newWatermark);
     }
 
-    /** The window ending at {@code windowEnd} closed for the key: merge its slices, emit, drop slices no longer needed. */
+    /** The window ending at {@code windowEnd} closed for the key: merge its slices, emit, drop the ones done. */
     private void fire(long windowEnd, byte[] keyBytes) throws Exception {
         KeyedStateCache.Entry<List<Object[]>> entry = state.get(keyBytes);
         if (entry.value == null) {
@@ -231,10 +231,5 @@ public final class SlicingWindowAggregateOperator implements Operator {
         } finally {
             accumulators.close();
         }
-    }
-
-    /** Rows that came after their windows closed (once per closed window). */
-    public long lateRowCount() {
-        return lateRows == null ? 0 : lateRows.count();
     }
 }

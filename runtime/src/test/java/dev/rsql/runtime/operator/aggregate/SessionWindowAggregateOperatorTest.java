@@ -140,7 +140,7 @@ class SessionWindowAggregateOperatorTest {
                 "{\"k\":\"a\",\"v\":1,\"ts\":1000}",
                 "{\"k\":\"a\",\"v\":1,\"ts\":5000}",     // watermark 4000: [1000, 3000) fires
                 "{\"k\":\"a\",\"v\":1,\"ts\":9000}",     // watermark 8000: [5000, 7000) fires, [1000, 3000) is gone
-                "{\"k\":\"a\",\"v\":1,\"ts\":3500}",     // late, within the lateness: [3500, 7000) replaces [5000, 7000)
+                "{\"k\":\"a\",\"v\":1,\"ts\":3500}",     // late, in the lateness: [3500, 7000) replaces [5000, 7000)
                 "{\"k\":\"a\",\"v\":1,\"ts\":2900}",     // and [2900, 7000) it
                 "{\"k\":\"a\",\"v\":1,\"ts\":20000}",    // watermark 19000: [2900, 7000) is gone
                 "{\"k\":\"a\",\"v\":1,\"ts\":1500}"));   // late: dropped

@@ -33,7 +33,8 @@ class SlicingWindowAggregateOperatorTest {
     static List<long[]> windows(WindowSpec window, long ts) {
         List<long[]> out = new ArrayList<>();
         if (window.kind() == WindowSpec.Kind.HOP) {
-            for (long start = ts - Math.floorMod(ts, window.slide()); start > ts - window.size(); start -= window.slide()) {
+            long last = ts - Math.floorMod(ts, window.slide());
+            for (long start = last; start > ts - window.size(); start -= window.slide()) {
                 out.add(new long[]{start, start + window.size()});
             }
         } else {
