@@ -205,9 +205,11 @@ public final class GraphBuilder {
         public Stream windowAggregate(int[] groupFields, int windowStartField, int windowEndField, boolean eventTime,
                                       boolean merging, List<AggregateCall> aggregates, EmitSpec emit,
                                       RowType outputType, TableDescriptor lateDataTable) {
+            // Sessions got a new state layout (one value per key) and so a new id: an older checkpoint of them is
+            // refused, not restored without its sessions.
             String id = uniqueId("window-aggregate-" + digest(node.id() + "|" + java.util.Arrays.toString(groupFields)
                     + "|" + aggregates.stream().map(AggregateCall::name).collect(java.util.stream.Collectors.joining(","))
-                    + "|" + emit));
+                    + "|" + emit + (merging ? "|sessions" : "")));
             return new Stream(new WindowAggregateNode(id, node, groupFields, windowStartField, windowEndField, eventTime,
                     merging, aggregates, emit, outputType, lateDataTable));
         }
