@@ -64,6 +64,24 @@ class SlicedWindowSqlTest {
     }
 
     @Test
+    void processingTimeHopWindowsFireWhenABoundedInputEnds() throws Exception {
+        List<List<Event>> shards = RandomEvents.generate(43, 2, 300);
+        String query = "SELECT k, window_start, COUNT(*) FROM TABLE(HOP(TABLE ev, DESCRIPTOR(p), INTERVAL '30' MINUTE,"
+                + " INTERVAL '1' HOUR)) GROUP BY k, window_start, window_end";
+        Map<String, List<Row>> out = run(RandomEvents.eventTable(shards).replace("ts TIMESTAMP(3),",
+                "ts TIMESTAMP(3), p AS PROCTIME(),") + sink("o", "k VARCHAR, ws TIMESTAMP(3), c BIGINT")
+                + "INSERT INTO o " + query, "o");
+        // Every row is in two windows of an hour every 30 minutes.
+        Map<String, Long> counts = new TreeMap<>();
+        for (Row r : out.get("o")) {
+            counts.merge((String) r.get(0), (Long) r.get(2), Long::sum);
+        }
+        Map<String, Long> expected = new TreeMap<>();
+        RandomEvents.all(shards).forEach(e -> expected.merge(e.k(), 2L, Long::sum));
+        assertEquals(expected, counts);
+    }
+
+    @Test
     void aFilterOnAWindowColumnKeepsEveryRowInEachOfItsWindows() throws Exception {
         // Rows of windows starting on an odd second are dropped: this needs the rows per window, not per slice.
         String query = "SELECT k, window_start, window_end, " + AGGS + " FROM TABLE(HOP(TABLE ev, DESCRIPTOR(ts),"
