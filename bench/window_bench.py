@@ -2,7 +2,9 @@
 """Window benchmark: events/s of a keyed tumbling count and of a hopping window aggregation reading a JSON-lines
 file on one worker thread, with their heap and their state on disk.
 
-Usage: bench/window_bench.py [--rows N] [--keys K] [--heap 256m]   (after `mvn -DskipTests package`)
+Usage: bench/window_bench.py [--rows N] [--keys K] [--heap 256m] [--jobs a,b] [--dists DIR,DIR] [--reps N]
+(after `mvn -DskipTests package`). --dists runs each job with the bin/rsql of each built checkout given (default this
+one), interleaved, --reps times: before/after comparisons on a shared machine.
 
 Writes the data and jobs under bench/work/, runs each job with `bin/rsql run` (one worker thread, a checkpoint every
 5 s) and prints events/s measured between the source task's first record and the job's end (JVM start and planning
@@ -41,6 +43,12 @@ INSERT INTO counts SELECT user_id, window_start, COUNT(*)
   FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(ts), INTERVAL '10' SECOND))
   GROUP BY user_id, window_start, window_end;
 """,
+    'tumble_aggregate': """CREATE TABLE stats (user_id VARCHAR, window_start TIMESTAMP(3), window_end TIMESTAMP(3),
+  cnt BIGINT, total BIGINT, biggest BIGINT) WITH (type = 'file', filePath = '%s', append = 'false');
+INSERT INTO stats SELECT user_id, window_start, window_end, COUNT(*), SUM(amount), MAX(amount)
+  FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(ts), INTERVAL '30' SECOND))
+  GROUP BY user_id, window_start, window_end;
+""",
     'hop_aggregate': """CREATE TABLE stats (user_id VARCHAR, window_start TIMESTAMP(3), window_end TIMESTAMP(3),
   cnt BIGINT, total BIGINT, biggest BIGINT) WITH (type = 'file', filePath = '%s', append = 'false');
 INSERT INTO stats SELECT user_id, window_start, window_end, COUNT(*), SUM(amount), MAX(amount)
@@ -49,6 +57,7 @@ INSERT INTO stats SELECT user_id, window_start, window_end, COUNT(*), SUM(amount
 """,
 }
 WINDOWS = {'tumble_count': 'TUMBLE 10 s, COUNT(*)',
+           'tumble_aggregate': 'TUMBLE 30 s, COUNT/SUM/MAX',
            'hop_aggregate': 'HOP 30 s every 5 s, COUNT/SUM/MAX'}
 
 
@@ -93,7 +102,7 @@ def disk_usage(directory):
     return total
 
 
-def run(name, script, rows, heap):
+def run(name, script, rows, heap, dist=ROOT):
     gclog = script + '.gc.log'
     state = os.path.join(WORK, 'state-' + name)
     shutil.rmtree(state, ignore_errors=True)
@@ -101,7 +110,7 @@ def run(name, script, rows, heap):
     out_path = script + '.log'
     start = time.time()
     with open(out_path, 'w') as out:
-        p = subprocess.Popen([os.path.join(ROOT, 'bin', 'rsql'), 'run', script, '-D', 'worker.threads=1',
+        p = subprocess.Popen([os.path.join(dist, 'bin', 'rsql'), 'run', script, '-D', 'worker.threads=1',
                               '-D', 'checkpoint.interval=5s', '-D', 'state.dir=' + state],
                              env=env, stdout=out, stderr=subprocess.STDOUT)
         peak_state = [0]
@@ -126,7 +135,8 @@ def run(name, script, rows, heap):
     windows = sum(int(m.group(1)) for m in map(ROWS_OUT.search, lines) if m)
     heap, gcs = heap_after_gc(gclog)
     return {'rate': rows / secs, 'secs': secs, 'wall': wall, 'windows': windows, 'heap': heap, 'gcs': gcs,
-            'rss': usage.ru_maxrss // 1024, 'state': peak_state[0] / (1 << 20)}
+            'rss': usage.ru_maxrss // 1024, 'state': peak_state[0] / (1 << 20),
+            'cpu': usage.ru_utime + usage.ru_stime}
 
 
 def main():
@@ -134,18 +144,25 @@ def main():
     ap.add_argument('--rows', type=int, default=3_000_000)
     ap.add_argument('--keys', type=int, default=10_000)
     ap.add_argument('--heap', default='256m')
+    ap.add_argument('--jobs', default=','.join(JOBS))
+    ap.add_argument('--dists', default=ROOT)
+    ap.add_argument('--reps', type=int, default=1)
     a = ap.parse_args()
     os.makedirs(WORK, exist_ok=True)
     data = os.path.join(WORK, 'window-events-%d-%d.jsonl' % (a.rows, a.keys))
     if not os.path.exists(data):
         gen_data(data, a.rows, a.keys)
-    for name in JOBS:
-        script = job(name, data, os.path.join(WORK, name + '.out.jsonl'))
-        r = run(name, script, a.rows, a.heap)
-        print('%-14s %-34s %9d events in %6.2f s = %8.0f events/s, %7d windows (1 worker thread; process wall '
-              '%.1f s; -Xmx%s, max heap after GC %d MB over %d GCs; peak RSS %d MB; state on disk at most %.1f MB)'
-              % (name, WINDOWS[name], a.rows, r['secs'], r['rate'], r['windows'], r['wall'], a.heap, r['heap'],
-                 r['gcs'], r['rss'], r['state']))
+    for _ in range(a.reps):
+        for name in a.jobs.split(','):
+            for dist in a.dists.split(','):
+                script = job(name, data, os.path.join(WORK, name + '.out.jsonl'))
+                r = run(name, script, a.rows, a.heap, dist)
+                print('%-16s %-34s %9d events in %6.2f s = %8.0f events/s, %7d windows, %.1f CPU s = %.0f events '
+                      'per CPU s (%s; 1 worker thread; process wall %.1f s; -Xmx%s, max heap after GC %d MB over %d '
+                      'GCs; peak RSS %d MB; state on disk at most %.1f MB)'
+                      % (name, WINDOWS[name], a.rows, r['secs'], r['rate'], r['windows'], r['cpu'],
+                         a.rows / r['cpu'], dist, r['wall'], a.heap, r['heap'], r['gcs'], r['rss'], r['state']),
+                      flush=True)
 
 
 if __name__ == '__main__':

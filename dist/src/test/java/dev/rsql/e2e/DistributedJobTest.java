@@ -160,6 +160,84 @@ class DistributedJobTest extends DistributedJobFixture {
     }
 
     /**
+     * Session and sliced HOP windows, distributed: when one instance leaves, the other restores the moved tasks'
+     * open sessions and slices, and every key's session and every window come out once with every event counted.
+     */
+    @Test
+    void twoInstancesRunSessionAndHopWindowsAndAMovedTaskKeepsTheirState() throws Exception {
+        String in = "dist_sw_" + UUID.randomUUID().toString().substring(0, 8);
+        String sessions = in + "_s";
+        String hops = in + "_h";
+        broker.createTopic(in, QUEUES);
+        broker.createTopic(sessions, 4);
+        broker.createTopic(hops, 4);
+        String script = "CREATE TABLE ev (k VARCHAR, ts TIMESTAMP(3), WATERMARK FOR ts AS withOffset(ts, 500))\n"
+                + " WITH (type = 'rocketmq', topic = '" + in + "');\n"
+                + "CREATE TABLE sw (k VARCHAR, ws TIMESTAMP(3), c BIGINT)\n"
+                + " WITH (type = 'rocketmq', topic = '" + sessions + "', keyColumns = 'k');\n"
+                + "CREATE TABLE hw (k VARCHAR, ws TIMESTAMP(3), c BIGINT)\n"
+                + " WITH (type = 'rocketmq', topic = '" + hops + "', keyColumns = 'k');\n"
+                + "INSERT INTO sw SELECT k, SESSION_START(ts, INTERVAL '1' SECOND), COUNT(*)\n"
+                + " FROM ev GROUP BY k, SESSION(ts, INTERVAL '1' SECOND);\n"
+                + "INSERT INTO hw SELECT k, window_start, COUNT(*)\n"
+                + " FROM TABLE(HOP(TABLE ev, DESCRIPTOR(ts), INTERVAL '4' SECOND, INTERVAL '10' SECOND))\n"
+                + " GROUP BY k, window_start, window_end;\n";
+        List<MessageQueue> inQueues = queues(in);
+        int total = 12_000;
+        int firstPart = 6_000;
+        produce(inQueues, 0, firstPart);
+        // A key's events are 400 ms apart: one session per key, open until the sentinel an hour later closes it.
+        Map<String, Long> expectedSessions = new TreeMap<>();
+        Map<String, Long> expectedHops = new TreeMap<>();
+        for (int i = 0; i < total; i++) {
+            long ts = BASE_TS + 10L * i;
+            String k = "k" + (i % KEYS);
+            expectedSessions.merge(k + "@" + SQL_TIMESTAMP.format(Instant.ofEpochMilli(BASE_TS + 10L * (i % KEYS))),
+                    1L, Long::sum);
+            for (long start = ts - ts % 4000; start > ts - 10_000; start -= 4000) {
+                expectedHops.merge(k + "@" + SQL_TIMESTAMP.format(Instant.ofEpochMilli(start)), 1L, Long::sum);
+            }
+        }
+        Job a = start("dist_" + in, script, "a");
+        Job b = start("dist_" + in, script, "b");
+        DefaultLitePullConsumer sessionReader = TopicReaders.fromStart(broker.nameServerAddress(), sessions);
+        DefaultLitePullConsumer hopReader = TopicReaders.fromStart(broker.nameServerAddress(), hops);
+        Map<String, List<Long>> sessionCounts = new TreeMap<>();
+        Map<String, List<Long>> hopCounts = new TreeMap<>();
+        try {
+            Await.until("the first windows, and b owning shuffle tasks", Duration.ofSeconds(60), () -> {
+                read(hopReader, hopCounts, "ws");
+                return hopCounts.size() >= KEYS * 5 && ownedTasks(b, "exchange") > 0;
+            });
+            b.stop();
+            produce(inQueues, firstPart, total);
+            for (MessageQueue q : inQueues) {
+                producer.send(new Message(in, ("{\"k\":\"sentinel\",\"ts\":" + (BASE_TS + 10L * total + 3_600_000L)
+                        + "}").getBytes(StandardCharsets.UTF_8)), q);
+            }
+            Await.until(() -> "every session and window; have " + sessionCounts.size() + " sessions, "
+                    + hopCounts.size() + " windows", Duration.ofSeconds(90), () -> {
+                read(sessionReader, sessionCounts, "ws");
+                read(hopReader, hopCounts, "ws");
+                return sessionCounts.keySet().containsAll(expectedSessions.keySet())
+                        && hopCounts.keySet().containsAll(expectedHops.keySet());
+            });
+            Map<String, List<Long>> expected = new TreeMap<>();
+            expectedSessions.forEach((w, c) -> expected.put("session " + w, List.of(c)));
+            expectedHops.forEach((w, c) -> expected.put("hop " + w, List.of(c)));
+            Map<String, List<Long>> got = new TreeMap<>();
+            sessionCounts.forEach((w, c) -> got.put("session " + w, c));
+            hopCounts.forEach((w, c) -> got.put("hop " + w, c));
+            assertEquals(expected, got);
+        } finally {
+            sessionReader.shutdown();
+            hopReader.shutdown();
+            a.stop();
+            b.stop();
+        }
+    }
+
+    /**
      * A regular join of two topics, distributed: both sides reach the join's tasks through the shuffle by the join
      * key; when one instance leaves, the other restores the moved tasks' rows of both sides, so orders arriving after
      * the move still find their users. Every order comes out once, with its user's name.

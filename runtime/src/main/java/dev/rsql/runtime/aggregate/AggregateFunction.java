@@ -51,6 +51,11 @@ public interface AggregateFunction {
         return false;
     }
 
+    /** Whether {@link #merge} is supported (sliced windows are combined from slices only if every aggregate merges). */
+    default boolean canMerge() {
+        return true;
+    }
+
     /** Adds the accumulator {@code other[otherOffset ...]} into {@code acc[offset ...]} (session windows merge). */
     void merge(Object[] acc, int offset, Object[] other, int otherOffset);
 

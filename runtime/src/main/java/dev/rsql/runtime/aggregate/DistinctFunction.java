@@ -95,6 +95,11 @@ public final class DistinctFunction implements AggregateFunction {
         return inner.canRetract();
     }
 
+    @Override
+    public boolean canMerge() {
+        return args.length == 1 && inner.canMerge();
+    }
+
     @SuppressWarnings("unchecked")
     @Override
     public void merge(Object[] acc, int offset, Object[] other, int otherOffset) {

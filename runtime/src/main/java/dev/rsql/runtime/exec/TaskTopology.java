@@ -37,6 +37,8 @@ import dev.rsql.runtime.operator.WatermarkAssignerOperator;
 import dev.rsql.runtime.operator.WindowAssignerOperator;
 import dev.rsql.runtime.operator.aggregate.GroupAggregateOperator;
 import dev.rsql.runtime.operator.aggregate.OverAggregateOperator;
+import dev.rsql.runtime.operator.aggregate.SessionWindowAggregateOperator;
+import dev.rsql.runtime.operator.aggregate.SlicingWindowAggregateOperator;
 import dev.rsql.runtime.operator.aggregate.WindowAggregateOperator;
 import dev.rsql.runtime.operator.join.IntervalJoinOperator;
 import dev.rsql.runtime.operator.join.JoinOperator;
@@ -218,7 +220,10 @@ final class TaskTopology {
                 return new GroupAggregateOperator((GroupAggregateNode) node, outputOf(node));
             }
             if (node instanceof WindowAggregateNode) {
-                return new WindowAggregateOperator((WindowAggregateNode) node, outputOf(node));
+                WindowAggregateNode w = (WindowAggregateNode) node;
+                return w.slices() != null ? new SlicingWindowAggregateOperator(w, outputOf(node))
+                        : w.merging() ? new SessionWindowAggregateOperator(w, outputOf(node))
+                        : new WindowAggregateOperator(w, outputOf(node));
             }
             if (node instanceof JoinNode) {
                 return new JoinOperator((JoinNode) node, outputOf(node));

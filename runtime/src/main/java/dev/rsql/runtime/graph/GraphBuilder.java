@@ -183,6 +183,15 @@ public final class GraphBuilder {
             return new Stream(new WindowAssignerNode(id, node, window));
         }
 
+        /**
+         * Appends window_start, window_end, window_time of the one slice of a HOP or CUMULATE window a row falls into
+         * (see {@link WindowSlices}), for a {@link #slicedWindowAggregate}.
+         */
+        public Stream windowSlices(WindowSpec window) {
+            String id = uniqueId("window-" + digest(node.id() + "|" + window + "|sliced"));
+            return new Stream(new WindowAssignerNode(id, node, window, true));
+        }
+
         /** GROUP BY without a window (the stream must already be partitioned by the group fields). */
         public Stream groupAggregate(int[] groupFields, List<AggregateCall> aggregates, RowType outputType,
                                      long stateTtlMillis, boolean updateBefore) {
@@ -196,11 +205,27 @@ public final class GraphBuilder {
         public Stream windowAggregate(int[] groupFields, int windowStartField, int windowEndField, boolean eventTime,
                                       boolean merging, List<AggregateCall> aggregates, EmitSpec emit,
                                       RowType outputType, TableDescriptor lateDataTable) {
+            // Sessions got a new state layout (one value per key) and so a new id: an older checkpoint of them is
+            // refused, not restored without its sessions.
             String id = uniqueId("window-aggregate-" + digest(node.id() + "|" + java.util.Arrays.toString(groupFields)
                     + "|" + aggregates.stream().map(AggregateCall::name).collect(java.util.stream.Collectors.joining(","))
-                    + "|" + emit));
+                    + "|" + emit + (merging ? "|sessions" : "")));
             return new Stream(new WindowAggregateNode(id, node, groupFields, windowStartField, windowEndField, eventTime,
                     merging, aggregates, emit, outputType, lateDataTable));
+        }
+
+        /**
+         * Windowed GROUP BY over rows carrying the slice of {@code window} they fall into (after
+         * {@link #windowSlices}): each window's result once, when it closes.
+         */
+        public Stream slicedWindowAggregate(int[] groupFields, int windowStartField, int windowEndField,
+                                            WindowSpec window, List<AggregateCall> aggregates, RowType outputType,
+                                            TableDescriptor lateDataTable) {
+            String id = uniqueId("window-aggregate-" + digest(node.id() + "|" + java.util.Arrays.toString(groupFields)
+                    + "|" + aggregates.stream().map(AggregateCall::name).collect(java.util.stream.Collectors.joining(","))
+                    + "|" + EmitSpec.ON_WATERMARK + "|sliced"));
+            return new Stream(new WindowAggregateNode(id, node, groupFields, windowStartField, windowEndField,
+                    window.eventTime(), new WindowSlices(window), aggregates, outputType, lateDataTable));
         }
 
         /**

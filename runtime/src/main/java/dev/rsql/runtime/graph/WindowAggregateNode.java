@@ -23,6 +23,7 @@ public final class WindowAggregateNode extends GraphNode {
     private final int windowEndField;
     private final boolean eventTime;
     private final boolean merging;
+    private final WindowSlices slices;
     private final List<AggregateCall> aggregates;
     private final EmitSpec emit;
     private final TableDescriptor lateDataTable;
@@ -30,6 +31,22 @@ public final class WindowAggregateNode extends GraphNode {
     public WindowAggregateNode(String id, GraphNode input, int[] groupFields, int windowStartField, int windowEndField,
                                boolean eventTime, boolean merging, List<AggregateCall> aggregates, EmitSpec emit,
                                RowType outputType, TableDescriptor lateDataTable) {
+        this(id, input, groupFields, windowStartField, windowEndField, eventTime, merging, null, aggregates, emit,
+                outputType, lateDataTable);
+    }
+
+    /** A window aggregation over rows carrying their slice of a HOP or CUMULATE window (emitted on watermark). */
+    public WindowAggregateNode(String id, GraphNode input, int[] groupFields, int windowStartField, int windowEndField,
+                               boolean eventTime, WindowSlices slices, List<AggregateCall> aggregates,
+                               RowType outputType, TableDescriptor lateDataTable) {
+        this(id, input, groupFields, windowStartField, windowEndField, eventTime, false, slices, aggregates,
+                EmitSpec.ON_WATERMARK, outputType, lateDataTable);
+    }
+
+    private WindowAggregateNode(String id, GraphNode input, int[] groupFields, int windowStartField,
+                                int windowEndField, boolean eventTime, boolean merging, WindowSlices slices,
+                                List<AggregateCall> aggregates, EmitSpec emit, RowType outputType,
+                                TableDescriptor lateDataTable) {
         super(id, List.of(input), outputType);
         if (outputType.size() != groupFields.length + aggregates.size() + 3) {
             throw new IllegalArgumentException("window aggregate output needs the group fields, aggregates and "
@@ -40,6 +57,7 @@ public final class WindowAggregateNode extends GraphNode {
         this.windowEndField = windowEndField;
         this.eventTime = eventTime;
         this.merging = merging;
+        this.slices = slices;
         this.aggregates = List.copyOf(aggregates);
         this.emit = emit;
         this.lateDataTable = lateDataTable;
@@ -69,6 +87,11 @@ public final class WindowAggregateNode extends GraphNode {
     /** Session windows: windows of one key that touch are merged. */
     public boolean merging() {
         return merging;
+    }
+
+    /** The slices the input rows carry (instead of their windows), or null. */
+    public WindowSlices slices() {
+        return slices;
     }
 
     public List<AggregateCall> aggregates() {
@@ -101,7 +124,8 @@ public final class WindowAggregateNode extends GraphNode {
 
     @Override
     public String describe() {
-        return (merging ? "session " : "") + (eventTime ? "rowtime" : "proctime") + " window group by "
+        return (merging ? "session " : slices != null ? "sliced " + slices + " " : "")
+                + (eventTime ? "rowtime" : "proctime") + " window group by "
                 + Fields.names(input().outputType(), groupFields) + " "
                 + aggregates.stream().map(AggregateCall::name).collect(Collectors.joining(", ")) + " " + emit
                 + (lateDataTable == null ? "" : " late-data=" + lateDataTable.name());

@@ -9,15 +9,23 @@ import java.util.List;
 /**
  * A window table function (TUMBLE, HOP, CUMULATE, SESSION): appends {@code window_start}, {@code window_end} and
  * {@code window_time} to each row, once per window the row falls into (HOP and CUMULATE may give several). For
- * SESSION the row gets its own proto-session {@code [time, time + gap)}, which the window aggregation merges.
+ * SESSION the row gets its own proto-session {@code [time, time + gap)}, which the window aggregation merges. Sliced
+ * (for a sliced window aggregation), a row of a HOP or CUMULATE window gets its one slice instead.
  */
 public final class WindowAssignerNode extends GraphNode {
 
     private final WindowSpec window;
+    private final WindowSlices slices;
 
     public WindowAssignerNode(String id, GraphNode input, WindowSpec window) {
+        this(id, input, window, false);
+    }
+
+    /** @param sliced whether each row gets its one slice of a HOP or CUMULATE window instead of its windows */
+    public WindowAssignerNode(String id, GraphNode input, WindowSpec window, boolean sliced) {
         super(id, List.of(input), withWindowFields(input.outputType()));
         this.window = window;
+        this.slices = sliced ? new WindowSlices(window) : null;
     }
 
     private static RowType withWindowFields(RowType in) {
@@ -38,6 +46,11 @@ public final class WindowAssignerNode extends GraphNode {
         return window;
     }
 
+    /** The slices rows get instead of their windows, or null. */
+    public WindowSlices slices() {
+        return slices;
+    }
+
     @Override
     public String kind() {
         return "Window";
@@ -45,6 +58,6 @@ public final class WindowAssignerNode extends GraphNode {
 
     @Override
     public String describe() {
-        return window.toString();
+        return slices == null ? window.toString() : slices.toString();
     }
 }

@@ -27,9 +27,11 @@ public record WindowSpec(Kind kind, int timeField, boolean eventTime, long size,
     }
 
     public WindowSpec {
-        if (size <= 0 || (kind == Kind.HOP || kind == Kind.CUMULATE) && (slide <= 0 || size % slide != 0)) {
+        // HOP windows need not be a multiple of their slide: they are sliced by gcd(size, slide) (see WindowSlices).
+        if (size <= 0 || kind == Kind.HOP && slide <= 0 || kind == Kind.CUMULATE && (slide <= 0 || size % slide != 0)) {
             throw new IllegalArgumentException(kind + " window needs a positive size" + (kind == Kind.SESSION ? " (gap)"
-                    : kind == Kind.TUMBLE ? "" : " that is a multiple of its positive " + (kind == Kind.HOP ? "slide" : "step"))
+                    : kind == Kind.TUMBLE ? "" : kind == Kind.HOP ? " and slide"
+                    : " that is a multiple of its positive step")
                     + ", got size " + size + " slide " + slide);
         }
     }

@@ -2,20 +2,24 @@ package dev.rsql.runtime.operator;
 
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.graph.WindowAssignerNode;
+import dev.rsql.runtime.graph.WindowSlices;
 import dev.rsql.runtime.graph.WindowSpec;
 
 /**
  * Appends window start, end and time to each row, once per window its time falls into. Windows are aligned to the
  * epoch (plus offset): TUMBLE one window, HOP size/slide windows, CUMULATE every window of the row's period that ends
- * after it; SESSION the row's own {@code [time, time + gap)}, merged later. A row without a time gets no window.
+ * after it; SESSION the row's own {@code [time, time + gap)}, merged later. Sliced, a HOP or CUMULATE row gets its one
+ * slice instead (see {@link WindowSlices}). A row without a time gets no window.
  */
 public final class WindowAssignerOperator implements Operator {
 
     private final WindowSpec window;
+    private final WindowSlices slices;
     private final Output output;
 
     public WindowAssignerOperator(WindowAssignerNode node, Output output) {
         this.window = node.window();
+        this.slices = node.slices();
         this.output = output;
     }
 
@@ -30,6 +34,11 @@ public final class WindowAssignerOperator implements Operator {
             ts = (Long) t;
         } else {
             ts = System.currentTimeMillis();
+        }
+        if (slices != null) {
+            long start = slices.sliceStart(ts);
+            emit(row, start, start + slices.sliceSize());
+            return;
         }
         switch (window.kind()) {
             case TUMBLE: {

@@ -21,9 +21,10 @@ public final class StreamPhysicalWindowAggregate extends Aggregate implements St
 
     /**
      * The window: where its columns are among the input fields (-1: not grouped by), whether it is on event time,
-     * and whether windows merge (SESSION).
+     * whether windows merge (SESSION), and whether they are sliced (HOP or CUMULATE whose window columns are only
+     * grouped by, so that each row can be put into one slice instead of its windows; see {@code WindowSlices}).
      */
-    public record Window(int start, int end, int time, boolean eventTime, boolean merging) {
+    public record Window(int start, int end, int time, boolean eventTime, boolean merging, boolean sliced) {
     }
 
     private final ImmutableIntList keys;
@@ -82,6 +83,6 @@ public final class StreamPhysicalWindowAggregate extends Aggregate implements St
     public String describe() {
         return "WindowAggregate(groupBy=" + PhysicalPlanPrinter.fieldNames(getInput().getRowType(),
                 getGroupSet().asList()) + ", select=[" + getAggCallList().stream().map(AggregateCall::toString)
-                .collect(Collectors.joining(", ")) + "])";
+                .collect(Collectors.joining(", ")) + "]" + (window.sliced() ? ", sliced" : "") + ")";
     }
 }

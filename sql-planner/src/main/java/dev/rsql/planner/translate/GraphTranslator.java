@@ -134,6 +134,8 @@ public final class GraphTranslator {
         private final PhysicalPlan plan;
         private final SqlParserPos position;
         private final StreamSettings settings;
+        /** The window table function below the sliced window aggregation being translated, or null. */
+        private StreamPhysicalWindowTableFunction slicedWindow;
 
         Translation(PhysicalPlan plan, SqlParserPos position, StreamSettings settings) {
             this.plan = plan;
@@ -444,9 +446,18 @@ public final class GraphTranslator {
             return RankTranslation.windowRank(rank, translate(rank.getInput()));
         }
 
-        /** A window table function: window columns appended to each row. */
+        /**
+         * A window table function: window columns appended to each row; or, below the sliced window aggregation being
+         * translated, each row's slice.
+         */
         @Override
         public GraphBuilder.Stream visit(StreamPhysicalWindowTableFunction window) {
+            WindowSpec spec = windowSpec(window);
+            GraphBuilder.Stream input = translate(window.getInput());
+            return window == slicedWindow ? input.windowSlices(spec) : input.window(spec);
+        }
+
+        private WindowSpec windowSpec(StreamPhysicalWindowTableFunction window) {
             String name = window.functionName();
             RelNode input = window.getInput();
             int timeField = window.timeField();
@@ -463,28 +474,22 @@ public final class GraphTranslator {
                     intervals.add(((RexLiteral) op).getValueAs(Long.class));
                 }
             }
-            WindowSpec spec;
             try {
                 switch (name) {
                     case "TUMBLE":
-                        spec = WindowSpec.tumble(timeField, eventTime, intervals.get(0));
-                        break;
+                        return WindowSpec.tumble(timeField, eventTime, intervals.get(0));
                     case "HOP":
-                        spec = WindowSpec.hop(timeField, eventTime, intervals.get(0), intervals.get(1));
-                        break;
+                        return WindowSpec.hop(timeField, eventTime, intervals.get(0), intervals.get(1));
                     case "CUMULATE":
-                        spec = WindowSpec.cumulate(timeField, eventTime, intervals.get(0), intervals.get(1));
-                        break;
+                        return WindowSpec.cumulate(timeField, eventTime, intervals.get(0), intervals.get(1));
                     case "SESSION":
-                        spec = WindowSpec.session(timeField, eventTime, intervals.get(intervals.size() - 1));
-                        break;
+                        return WindowSpec.session(timeField, eventTime, intervals.get(intervals.size() - 1));
                     default:
                         throw new PlanningException(position, "window function " + name + " is not supported yet");
                 }
             } catch (IllegalArgumentException e) {
                 throw new PlanningException(position, e.getMessage());
             }
-            return translate(input).window(spec);
         }
 
         /** GROUP BY without a window: a changelog, behind its exchange by the group fields. */
@@ -505,8 +510,19 @@ public final class GraphTranslator {
                 throw new PlanningException(position, "a window aggregation must GROUP BY both window_start and "
                         + "window_end");
             }
-            GraphBuilder.Stream input = translate(agg.getInput());
             List<AggregateCall> calls = calls(agg);
+            // Slices when the plan allows them (see the rule), each window's result is emitted once and every
+            // aggregate can merge; otherwise each row goes to each of its windows.
+            StreamPhysicalWindowTableFunction tvf = w.sliced() && !settings.emit().producesUpdates()
+                    && calls.stream().allMatch(c -> c.factory().get().canMerge())
+                    ? (StreamPhysicalWindowTableFunction) Lineage.windowScan(agg.getInput(), w.end()) : null;
+            GraphBuilder.Stream input;
+            slicedWindow = tvf;
+            try {
+                input = translate(agg.getInput());
+            } finally {
+                slicedWindow = null;
+            }
             List<Integer> groups = agg.getGroupSet().asList();
             List<Integer> keys = agg.keys();
             RowType output = TypeConverter.toRowType(agg.getRowType());
@@ -522,8 +538,11 @@ public final class GraphTranslator {
             for (String c : List.of("window_start", "window_end", "window_time")) {
                 nodeOut.field(c, DataType.timestamp(3).notNull());
             }
-            GraphBuilder.Stream windowed = input.windowAggregate(keyFields, w.start(), w.end(), w.eventTime(),
-                    w.merging(), calls, settings.emit(), nodeOut.build(), settings.lateDataTable());
+            GraphBuilder.Stream windowed = tvf != null
+                    ? input.slicedWindowAggregate(keyFields, w.start(), w.end(), windowSpec(tvf), calls,
+                            nodeOut.build(), settings.lateDataTable())
+                    : input.windowAggregate(keyFields, w.start(), w.end(), w.eventTime(), w.merging(), calls,
+                            settings.emit(), nodeOut.build(), settings.lateDataTable());
             // Back to the aggregate's layout: group keys in index order (window columns in their places), then calls.
             int[] map = new int[output.size()];
             for (int i = 0; i < output.size(); i++) {

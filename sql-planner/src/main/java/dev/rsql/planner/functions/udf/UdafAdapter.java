@@ -233,6 +233,11 @@ public final class UdafAdapter implements AggregateFunction {
     }
 
     @Override
+    public boolean canMerge() {
+        return merge != null;
+    }
+
+    @Override
     public void merge(Object[] acc, int offset, Object[] other, int otherOffset) {
         Object a = load(acc[offset]);
         Object b = serializer.deserialize((byte[]) other[otherOffset]);

@@ -12,6 +12,7 @@ import org.apache.calcite.rex.RexCall;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * GROUP BY window columns (window_start, window_end, window_time of a window table function, or window_start and
@@ -50,10 +51,13 @@ public final class StreamPhysicalWindowAggregateRule extends PhysicalConversionR
         // A cascaded level groups by the windows the level below emitted, which no longer merge.
         boolean merging = !WindowColumns.isCascaded(agg)
                 && ((RexCall) tvf.getCall()).getOperator().getName().equalsIgnoreCase("SESSION");
+        String function = ((RexCall) tvf.getCall()).getOperator().getName().toUpperCase(Locale.ROOT);
+        boolean sliced = !WindowColumns.isCascaded(agg) && (function.equals("HOP") || function.equals("CUMULATE"))
+                && WindowColumns.onlyGroupedBy(agg, tvf);
         RelTraitSet traits = rel.getTraitSet();
         RelNode exchange = new StreamPhysicalExchange(rel.getCluster(), traits, agg.getInput(), keys);
         return new StreamPhysicalWindowAggregate(rel.getCluster(), traits, exchange, agg.getGroupSet(),
                 agg.getAggCallList(), keys, new StreamPhysicalWindowAggregate.Window(start, end, time, eventTime,
-                merging));
+                merging, sliced));
     }
 }
