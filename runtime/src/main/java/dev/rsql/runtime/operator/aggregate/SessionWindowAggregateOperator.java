@@ -315,4 +315,9 @@ public final class SessionWindowAggregateOperator implements Operator {
             accumulators.close();
         }
     }
+
+    @Override
+    public long lateRecords() {
+        return lateRows == null ? 0 : lateRows.count();
+    }
 }

@@ -232,4 +232,9 @@ public final class SlicingWindowAggregateOperator implements Operator {
             accumulators.close();
         }
     }
+
+    @Override
+    public long lateRecords() {
+        return lateRows == null ? 0 : lateRows.count();
+    }
 }
