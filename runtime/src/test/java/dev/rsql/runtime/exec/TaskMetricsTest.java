@@ -144,6 +144,9 @@ class TaskMetricsTest {
         int expectedLate = late;
         Await.until("late rows published", Duration.ofSeconds(30),
                 () -> job.status().tasks.stream().mapToLong(t -> t.metrics.lateRecords()).sum() == expectedLate);
+        // a task publishes its figures when its slice ends, which may be after the checkpoint completed
+        Await.until("every task's checkpoint published", Duration.ofSeconds(30),
+                () -> job.status().tasks.stream().allMatch(t -> t.metrics.checkpoints() == 1));
         JobStatus status = job.status();
         assertEquals(1, status.checkpoints.completed());
         assertEquals(checkpoint, status.checkpoints.lastId());
