@@ -86,7 +86,8 @@ public final class StatusFile {
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    private static JSONObject checkpoints(CheckpointStats c) {
+    /** A job's checkpoint figures (see docs/metrics.md), as {@code status --json} and the status page show them. */
+    public static JSONObject checkpoints(CheckpointStats c) {
         JSONObject o = new JSONObject();
         o.put("completed", c.completed());
         o.put("aborted", c.aborted());

@@ -2,6 +2,7 @@ package dev.rsql.cli.web;
 
 import com.alibaba.fastjson2.JSONArray;
 import com.alibaba.fastjson2.JSONObject;
+import dev.rsql.cli.StatusFile;
 import dev.rsql.runtime.exec.Job;
 import dev.rsql.runtime.exec.JobStatus;
 import dev.rsql.runtime.exec.TaskStatus;
@@ -88,6 +89,7 @@ final class StatusJson {
         JSONObject o = new JSONObject();
         o.put("last", JobHistory.lastCheckpoint(status));
         o.put("recent", new JSONArray(history.checkpoints()));
+        o.put("stats", StatusFile.checkpoints(status.checkpoints));
         return o;
     }
 

@@ -99,9 +99,18 @@
     const recent = cp.recent.slice().reverse();
     return el("div", {},
       el("p", {}, "Last completed " + time(cp.last) + " (" + ago(cp.last, now) + ")."),
+      statsLine(cp.stats),
       recent.length < 2 ? "" : el("p", { class: "muted" }, "Seen lately (time since the one before): " + recent.slice(0, 8).map((t, i) =>
         time(t) + (i + 1 < recent.length ? " (+" + seconds(t - recent[i + 1]) + ")" : ""))
         .join(", ")));
+  }
+
+  /** Duration and size of the last checkpoint, when the job measures them (local mode). */
+  function statsLine(st) {
+    if (!st || !(st.completed > 0)) return "";
+    return el("p", { class: "checkpoint-stats" }, number(st.completed) + " completed, " + number(st.aborted)
+      + " aborted; the last took " + number(st.lastDurationMillis) + " ms, " + number(st.lastSizeBytes)
+      + " bytes; state on disk " + number(st.stateSizeBytes) + " bytes.");
   }
 
   function seconds(ms) {

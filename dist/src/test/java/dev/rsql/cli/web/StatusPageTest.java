@@ -113,6 +113,8 @@ class StatusPageTest {
         });
         JSONObject j = seen.get();
         assertEquals("RUNNING", j.getString("state"));
+        JSONObject stats = j.getJSONObject("checkpoints").getJSONObject("stats");
+        assertTrue(stats.getLongValue("completed") >= 1 && stats.getLongValue("lastSizeBytes") > 0, stats.toString());
         JSONArray nodes = j.getJSONObject("graph").getJSONArray("nodes");
         assertEquals(job.graph().nodes().size(), nodes.size());
         for (int i = 0; i < nodes.size(); i++) {
@@ -173,6 +175,8 @@ class StatusPageTest {
 
             // the throughput chart has a line, the tasks table a row per task
             awaitValue(chromium, "a throughput line", section + ".querySelectorAll('polyline.series-in').length > 0", true);
+            awaitValue(chromium, "the last checkpoint's duration and size", section
+                    + ".querySelector('.checkpoint-stats')?.textContent.includes(' bytes; state on disk ')", true);
             awaitValue(chromium, "the task rows", section + ".querySelectorAll('tr[data-task]').length === "
                     + job.status().tasks.size(), true);
             // the bad record of the file, among the recent events
