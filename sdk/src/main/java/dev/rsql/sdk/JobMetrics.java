@@ -2,11 +2,17 @@ package dev.rsql.sdk;
 
 import dev.rsql.runtime.exec.JobStatus;
 import dev.rsql.runtime.exec.TaskStatus;
+import dev.rsql.runtime.metrics.OperatorMetrics;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * A job's figures at one moment, read from what its runtime job publishes: records read, rows written, records
- * skipped as bad, the largest source lag. A thin view: figures the runtime adds (per operator, checkpoints) belong
- * here as further accessors over the same status.
+ * skipped as bad, late rows, the largest source lag, checkpoints, and rows per operator — the figures
+ * {@code /metrics} exposes (docs/metrics.md).
  */
 public final class JobMetrics {
 
@@ -50,5 +56,49 @@ public final class JobMetrics {
     /** When these figures were taken (epoch milliseconds). */
     public long updatedMillis() {
         return status.updatedMillis;
+    }
+
+    /** Bad records written to the dead-letter table (a part of {@link #recordsSkipped}). */
+    public long recordsDeadLettered() {
+        return status.tasks.stream().mapToLong(t -> t.deadLettered).sum();
+    }
+
+    /** Rows that came behind the watermark (windows, OVER, interval joins, window TopN). */
+    public long lateRecords() {
+        return status.tasks.stream().mapToLong(t -> t.metrics.lateRecords()).sum();
+    }
+
+    /** Checkpoints the job completed (local mode; a distributed job checkpoints per task: 0). */
+    public long checkpointsCompleted() {
+        return status.checkpoints.completed();
+    }
+
+    /** How long the last completed checkpoint took, or -1. */
+    public long lastCheckpointDurationMillis() {
+        return status.checkpoints.lastDurationMillis();
+    }
+
+    /** The size of the last completed checkpoint on disk, or -1. */
+    public long lastCheckpointSizeBytes() {
+        return status.checkpoints.lastSizeBytes();
+    }
+
+    /** The job's local state on disk, or -1 when not measured yet. */
+    public long stateSizeBytes() {
+        return status.checkpoints.stateSizeBytes();
+    }
+
+    /** Rows in and out of each operator, summed over this engine's tasks, in graph order. */
+    public List<OperatorFigures> operators() {
+        Map<String, OperatorFigures> byId = new LinkedHashMap<>();
+        for (TaskStatus t : status.tasks) {
+            for (OperatorMetrics.Snapshot o : t.metrics.operators()) {
+                byId.merge(o.operator(), new OperatorFigures(o.operator(), o.kind(), o.recordsIn(), o.recordsOut(),
+                        o.lateRecords()), (a, b) -> new OperatorFigures(a.operator(), a.kind(),
+                        a.recordsIn() + b.recordsIn(), a.recordsOut() + b.recordsOut(),
+                        a.lateRecords() + b.lateRecords()));
+            }
+        }
+        return new ArrayList<>(byId.values());
     }
 }

@@ -95,6 +95,8 @@ class RsqlEngineTest {
             awaitValues(outB, range(0, 50, 3));
             assertEquals(RsqlJob.State.RUNNING, a.status().state());
             assertEquals(50, a.metrics().recordsIn());
+            Await.until(() -> "the sink's rows in " + a.metrics().operators(), WAIT, () -> a.metrics().operators()
+                    .stream().anyMatch(o -> o.kind().equals("Sink") && o.recordsIn() == 50));
 
             a.stop();
             assertEquals(RsqlJob.State.STOPPED, a.state());
