@@ -41,11 +41,12 @@ public final class UserAggregateFunction {
     private final boolean deterministic;
     private final boolean requiresOver;
     private final AccumulatorSerializer serializer;
+    private final MapViewFields mapViews;
 
     private UserAggregateFunction(String name, Class<? extends AggregateFunction> type, List<Method> accumulates,
                                   List<Method> retracts, Method merge, Method reset, RelDataType resultType,
                                   List<Overload> overloads, boolean deterministic, boolean requiresOver,
-                                  AccumulatorSerializer serializer) {
+                                  AccumulatorSerializer serializer, MapViewFields mapViews) {
         this.name = name;
         this.type = type;
         this.accumulates = accumulates;
@@ -57,6 +58,7 @@ public final class UserAggregateFunction {
         this.deterministic = deterministic;
         this.requiresOver = requiresOver;
         this.serializer = serializer;
+        this.mapViews = mapViews;
     }
 
     /** Inspects a UDAF class; IllegalArgumentException with a message for the user when it is unfit. */
@@ -104,7 +106,7 @@ public final class UserAggregateFunction {
         }
         return new UserAggregateFunction(name, c, accumulates, retracts, merge, reset, result, overloads,
                 probe.isDeterministic(), probe.requiresOver(),
-                AccumulatorSerializer.of(name, accumulatorType(name, c, acc, probe)));
+                AccumulatorSerializer.of(name, accumulatorType(name, c, acc, probe)), MapViewFields.of(name, acc));
     }
 
     private static List<Method> accMethods(Class<?> c, String name, Class<?> acc) {
@@ -267,6 +269,11 @@ public final class UserAggregateFunction {
     /** The serializer of this function's accumulators, chosen from their declared class. */
     public AccumulatorSerializer serializer() {
         return serializer;
+    }
+
+    /** The accumulator's MapView fields. */
+    MapViewFields mapViews() {
+        return mapViews;
     }
 
     @Override
