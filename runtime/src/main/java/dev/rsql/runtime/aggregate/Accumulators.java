@@ -64,11 +64,6 @@ public final class Accumulators {
         views = made.toArray(new StateMapView[0]);
     }
 
-    /** True when some accumulator field is kept as state entries. */
-    public boolean hasStateViews() {
-        return viewFields.length > 0;
-    }
-
     /** Binds the state views to the group (serialized key, namespace) the next calls are about. */
     public void bindViews(byte[] key, byte[] namespace) {
         for (StateMapView<?, ?> v : views) {

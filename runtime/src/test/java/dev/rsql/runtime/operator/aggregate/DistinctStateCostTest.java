@@ -4,20 +4,17 @@ import dev.rsql.runtime.aggregate.AggregateCall;
 import dev.rsql.runtime.aggregate.CountFunction;
 import dev.rsql.runtime.aggregate.DistinctFunction;
 import dev.rsql.runtime.aggregate.SumFunction;
-import dev.rsql.runtime.config.Options;
-import dev.rsql.runtime.connector.SinkWriter;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.data.RowKind;
 import dev.rsql.runtime.graph.ErrorPolicy;
-import dev.rsql.runtime.graph.FunctionException;
 import dev.rsql.runtime.graph.GroupAggregateNode;
 import dev.rsql.runtime.graph.SourceNode;
-import dev.rsql.runtime.operator.OperatorContext;
 import dev.rsql.runtime.operator.Output;
 import dev.rsql.runtime.state.KeyedStateBackend;
 import dev.rsql.runtime.state.rocksdb.RocksDbStateBackend;
 import dev.rsql.runtime.table.TableDescriptor;
 import dev.rsql.runtime.testing.CountingStateBackend;
+import dev.rsql.runtime.testing.TestOperatorContext;
 import dev.rsql.runtime.types.DataType;
 import dev.rsql.runtime.types.RowType;
 import org.junit.jupiter.api.Test;
@@ -48,7 +45,7 @@ class DistinctStateCostTest {
     Path dir;
 
     /** The operator under a counting backend, and what it emitted last per group. */
-    private static final class Harness implements OperatorContext {
+    private static final class Harness {
         final CountingStateBackend backend;
         final GroupAggregateOperator operator;
         final Map<Object, Object[]> last = new HashMap<>();
@@ -78,50 +75,11 @@ class DistinctStateCostTest {
                 public void emitWatermark(long watermark) {
                 }
             });
-            operator.open(this);
+            operator.open(new TestOperatorContext(backend));
         }
 
         void send(RowKind kind, String g, long v) throws Exception {
             operator.process(new Row(kind, new Object[] {g, v}));
-        }
-
-        @Override
-        public Options parameters() {
-            return Options.empty();
-        }
-
-        @Override
-        public String jobName() {
-            return "t";
-        }
-
-        @Override
-        public String taskId() {
-            return "agg#0";
-        }
-
-        @Override
-        public KeyedStateBackend stateBackend() {
-            return backend;
-        }
-
-        @Override
-        public long restoredWatermark() {
-            return Long.MIN_VALUE;
-        }
-
-        @Override
-        public void requestProcessingTime(long time) {
-        }
-
-        @Override
-        public boolean skipFailedRow(Row row, FunctionException failure) {
-            return false;
-        }
-
-        @Override
-        public SinkWriter sideOutput(TableDescriptor table) {
-            throw new UnsupportedOperationException();
         }
     }
 
