@@ -33,9 +33,9 @@ import java.util.function.Function;
  * <ul>
  *   <li>as the aggregation framework's {@link AggregateFunction}: the accumulator is one VARBINARY field of the
  *   accumulator row holding the serialized accumulator ({@link AccumulatorSerializer}); the last accumulator read is
- *   kept so consecutive updates of the same field skip deserialization. Each {@code MapView} field of the
- *   accumulator adds a view field after it ({@link MapViewFields}): in a GROUP BY the map's entries are state
- *   entries of their own;</li>
+ *   kept so consecutive updates of the same field skip deserialization. Each {@code MapView} and {@code ListView}
+ *   field of the accumulator adds a view field after it ({@link DataViewFields}): in a GROUP BY their elements are
+ *   state entries of their own;</li>
  *   <li>directly on accumulator objects: {@link #newAccumulator}, {@link #accumulate(Object, Object[])},
  *   {@link #retract(Object, Object[])}, {@link #merge(Object, List)}, {@link #value}, {@link #reset}.</li>
  * </ul>
@@ -55,7 +55,7 @@ public final class UdafAdapter implements AggregateFunction {
     private final boolean[] primitive;
     private final String resultType;
     private final AccumulatorSerializer serializer;
-    private final MapViewFields mapViews;
+    private final DataViewFields dataViews;
     private final List<DataType> accTypes;
     private final String description;
 
@@ -86,10 +86,10 @@ public final class UdafAdapter implements AggregateFunction {
         }
         this.resultType = function.resultType().getSqlTypeName().name();
         this.serializer = function.serializer();
-        this.mapViews = function.mapViews();
+        this.dataViews = function.dataViews();
         List<DataType> types = new ArrayList<>();
         types.add(DataType.of(DataType.Kind.VARBINARY).notNull());
-        types.addAll(mapViews.types());
+        types.addAll(dataViews.types());
         this.accTypes = List.copyOf(types);
         StringBuilder d = new StringBuilder(function.name()).append('(');
         for (int i = 0; i < argFields.length; i++) {
@@ -219,7 +219,7 @@ public final class UdafAdapter implements AggregateFunction {
 
     @Override
     public List<ViewField> viewFields() {
-        return mapViews.views();
+        return dataViews.views();
     }
 
     @Override
@@ -275,14 +275,14 @@ public final class UdafAdapter implements AggregateFunction {
     private Object load(Object[] acc, int offset) {
         byte[] bytes = (byte[]) acc[offset];
         Object a = bytes == lastBytes && lastAccumulator != null ? lastAccumulator : serializer.deserialize(bytes);
-        if (mapViews.bound(acc, offset)) {
-            mapViews.attach(a, acc, offset);
+        if (dataViews.bound(acc, offset)) {
+            dataViews.attach(a, acc, offset);
         }
         return a;
     }
 
     private void store(Object[] acc, int offset, Object accumulator) {
-        byte[] bytes = mapViews.bound(acc, offset) ? mapViews.withoutViews(accumulator, serializer::serialize)
+        byte[] bytes = dataViews.bound(acc, offset) ? dataViews.withoutViews(accumulator, serializer::serialize)
                 : serializer.serialize(accumulator);
         acc[offset] = bytes;
         lastBytes = bytes;

@@ -41,12 +41,12 @@ public final class UserAggregateFunction {
     private final boolean deterministic;
     private final boolean requiresOver;
     private final AccumulatorSerializer serializer;
-    private final MapViewFields mapViews;
+    private final DataViewFields dataViews;
 
     private UserAggregateFunction(String name, Class<? extends AggregateFunction> type, List<Method> accumulates,
                                   List<Method> retracts, Method merge, Method reset, RelDataType resultType,
                                   List<Overload> overloads, boolean deterministic, boolean requiresOver,
-                                  AccumulatorSerializer serializer, MapViewFields mapViews) {
+                                  AccumulatorSerializer serializer, DataViewFields dataViews) {
         this.name = name;
         this.type = type;
         this.accumulates = accumulates;
@@ -58,7 +58,7 @@ public final class UserAggregateFunction {
         this.deterministic = deterministic;
         this.requiresOver = requiresOver;
         this.serializer = serializer;
-        this.mapViews = mapViews;
+        this.dataViews = dataViews;
     }
 
     /** Inspects a UDAF class; IllegalArgumentException with a message for the user when it is unfit. */
@@ -106,7 +106,7 @@ public final class UserAggregateFunction {
         }
         return new UserAggregateFunction(name, c, accumulates, retracts, merge, reset, result, overloads,
                 probe.isDeterministic(), probe.requiresOver(),
-                AccumulatorSerializer.of(name, accumulatorType(name, c, acc, probe)), MapViewFields.of(name, acc));
+                AccumulatorSerializer.of(name, accumulatorType(name, c, acc, probe)), DataViewFields.of(name, acc));
     }
 
     private static List<Method> accMethods(Class<?> c, String name, Class<?> acc) {
@@ -271,9 +271,9 @@ public final class UserAggregateFunction {
         return serializer;
     }
 
-    /** The accumulator's MapView fields. */
-    MapViewFields mapViews() {
-        return mapViews;
+    /** The accumulator's MapView and ListView fields. */
+    DataViewFields dataViews() {
+        return dataViews;
     }
 
     @Override

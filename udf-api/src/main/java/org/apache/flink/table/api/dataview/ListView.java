@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A list in an accumulator (a field of type {@code ListView<T>}, its element type declared), stored with the
- * accumulator.
+ * A list in an accumulator (a field of type {@code ListView<T>}, its element type declared). In a GROUP BY the engine
+ * backs it by keyed state, one entry per element, so {@code add} costs the same whatever the list holds; elsewhere
+ * it is a plain list stored with the accumulator.
  *
  * @param <T> the element type
  */
