@@ -369,6 +369,64 @@ class DistributedJobTest extends DistributedJobFixture {
         assertEquals(expected, got.size());
     }
 
+    /**
+     * COUNT(DISTINCT) distributed: each distinct order of a user is a state entry of the aggregation's task; when one
+     * instance leaves, the other restores the moved tasks' distinct values, so the orders sent again after the move
+     * are not counted twice. Each user's count rises exactly 1..n, whichever instance counted.
+     */
+    @Test
+    void twoInstancesCountDistinctAndAMovedTaskKeepsItsValues() throws Exception {
+        String orders = "dist_cd_orders_" + UUID.randomUUID().toString().substring(0, 8);
+        String counts = orders + "_counts";
+        broker.createTopic(orders, QUEUES);
+        broker.createTopic(counts, 4);
+        String script = "CREATE TABLE orders (order_id INT, user_id VARCHAR) WITH (type = 'rocketmq', topic = '"
+                + orders + "');\n"
+                + "CREATE TABLE counts (k VARCHAR, c BIGINT, PRIMARY KEY (k) NOT ENFORCED)\n"
+                + " WITH (type = 'rocketmq', topic = '" + counts + "', keyColumns = 'k');\n"
+                + "INSERT INTO counts SELECT user_id, COUNT(DISTINCT order_id) FROM orders GROUP BY user_id;\n";
+        List<MessageQueue> orderQueues = queues(orders);
+        int total = 4_000;
+        int firstPart = 1_500;
+        produceOrders(orderQueues, 0, firstPart);
+        String jobName = "dist_" + orders;
+        Job a = start(jobName, script, "a");
+        Job b = start(jobName, script, "b");
+        DefaultLitePullConsumer reader = TopicReaders.fromStart(broker.nameServerAddress(), counts);
+        Map<String, List<Long>> updates = new TreeMap<>();
+        try {
+            Await.until("the first counts", Duration.ofSeconds(60), () -> {
+                read(reader, updates, "c");
+                return updates.values().stream().mapToLong(List::size).sum() >= firstPart / 2
+                        && ownedTasks(b, "exchange") > 0;
+            });
+            b.stop();
+            produceOrders(orderQueues, 0, total); // the first part again, then the rest
+            Map<String, Long> expected = new TreeMap<>();
+            for (int i = 0; i < total; i++) {
+                expected.merge("u" + (i % KEYS), 1L, Long::sum);
+            }
+            Await.until(() -> "every count; have " + updates.size() + " users", Duration.ofSeconds(90), () -> {
+                read(reader, updates, "c");
+                return expected.entrySet().stream().allMatch(e -> updates.getOrDefault(e.getKey(), List.of())
+                        .contains(e.getValue()));
+            });
+            expected.forEach((k, n) -> {
+                List<Long> got = new ArrayList<>(updates.get(k));
+                got.sort(Long::compare);
+                List<Long> want = new ArrayList<>();
+                for (long c = 1; c <= n; c++) {
+                    want.add(c);
+                }
+                assertEquals(want, got, "updates of the distinct count of " + k);
+            });
+        } finally {
+            reader.shutdown();
+            a.stop();
+            b.stop();
+        }
+    }
+
     @FunctionalInterface
     interface Production {
         void produce() throws Exception;

@@ -1,6 +1,7 @@
 package dev.rsql.runtime.aggregate;
 
 import dev.rsql.runtime.graph.FunctionContext;
+import dev.rsql.runtime.state.KeyedStateBackend;
 import dev.rsql.runtime.types.DataType;
 
 import java.util.ArrayList;
@@ -9,6 +10,11 @@ import java.util.List;
 /**
  * The aggregates of one aggregation in one task, laid out side by side in one accumulator row: what an operator keeps
  * in state per group (and window). Applies each aggregate's FILTER.
+ *
+ * <p>By default collections (DISTINCT values, value lists, maps of user data views) live inside the accumulator row.
+ * After {@link #keepViewsInState} they are {@link StateMapView}s, one state entry per element: the operator then binds
+ * them to the group ({@link #bindViews}) before it creates or reads ({@link #attachViews}) a group's row, stores the
+ * row with those fields NULL ({@link #detachViews}) and clears them when it drops the group ({@link #clearViews}).
  */
 public final class Accumulators {
 
@@ -16,6 +22,9 @@ public final class Accumulators {
     private final int[] offsets;
     private final int[] filters;
     private final List<DataType> types;
+    /** Absolute accumulator fields kept as state views, and their views; empty unless {@link #keepViewsInState}. */
+    private int[] viewFields = new int[0];
+    private StateMapView<?, ?>[] views = new StateMapView<?, ?>[0];
 
     public Accumulators(List<AggregateCall> calls) {
         functions = new AggregateFunction[calls.size()];
@@ -34,6 +43,52 @@ public final class Accumulators {
     public void open(FunctionContext context) throws Exception {
         for (AggregateFunction f : functions) {
             f.open(context);
+        }
+    }
+
+    /**
+     * Keeps every view field ({@link AggregateFunction#viewFields}) as keyed state of the operator {@code operatorId},
+     * one entry per element, in states named {@code view-<aggregate>-<field>} (stable for a given plan).
+     */
+    public void keepViewsInState(KeyedStateBackend backend, String operatorId) {
+        List<Integer> fields = new ArrayList<>();
+        List<StateMapView<?, ?>> made = new ArrayList<>();
+        for (int i = 0; i < functions.length; i++) {
+            for (ViewField v : functions[i].viewFields()) {
+                made.add(new StateMapView<>(backend.valueState(operatorId, "view-" + i + "-" + v.field(), v.values()),
+                        v.keys()));
+                fields.add(offsets[i] + v.field());
+            }
+        }
+        viewFields = fields.stream().mapToInt(Integer::intValue).toArray();
+        views = made.toArray(new StateMapView[0]);
+    }
+
+    /** Binds the state views to the group (serialized key, namespace) the next calls are about. */
+    public void bindViews(byte[] key, byte[] namespace) {
+        for (StateMapView<?, ?> v : views) {
+            v.bind(key, namespace);
+        }
+    }
+
+    /** Puts the bound state views into an accumulator row read from state (where those fields are NULL). */
+    public void attachViews(Object[] acc) {
+        for (int i = 0; i < viewFields.length; i++) {
+            acc[viewFields[i]] = views[i];
+        }
+    }
+
+    /** Sets the view fields of an accumulator row about to be stored, at {@code acc[from ...]}, to NULL. */
+    public void detachViews(Object[] acc, int from) {
+        for (int f : viewFields) {
+            acc[from + f] = null;
+        }
+    }
+
+    /** Drops every element of the bound group's state views (the group is gone). */
+    public void clearViews() {
+        for (StateMapView<?, ?> v : views) {
+            v.clear();
         }
     }
 
@@ -80,6 +135,7 @@ public final class Accumulators {
         for (int i = 0; i < functions.length; i++) {
             functions[i].createAccumulator(acc, offsets[i]);
         }
+        attachViews(acc);
         return acc;
     }
 

@@ -24,6 +24,16 @@ public interface AggregateFunction {
     /** Types of the accumulator's fields, in order. */
     List<DataType> accumulatorTypes();
 
+    /**
+     * Accumulator fields holding a collection as a {@code java.util.Map}: an operator with keyed state may replace
+     * each with a {@link StateMapView} bound to the group, so that its entries are state entries of their own instead
+     * of part of the accumulator row (then NULL in the stored row). The function must use such a map only through the
+     * {@code Map} interface, never replace it, and not rely on {@code put}/{@code remove} returning the previous value.
+     */
+    default List<ViewField> viewFields() {
+        return List.of();
+    }
+
     /** Writes the empty accumulator into {@code acc[offset ...]}. */
     void createAccumulator(Object[] acc, int offset);
 

@@ -10,7 +10,8 @@ import java.util.Map;
 
 /**
  * AGG(DISTINCT x ...): counts each distinct argument value (a MAP in the accumulator) and lets the wrapped aggregate
- * see a value only when it first appears — and, over a changelog, take it back when its last copy goes.
+ * see a value only when it first appears — and, over a changelog, take it back when its last copy goes. The map is a
+ * view field: in a group aggregation each distinct value is a state entry holding its count.
  */
 public final class DistinctFunction implements AggregateFunction {
 
@@ -51,6 +52,12 @@ public final class DistinctFunction implements AggregateFunction {
     @Override
     public List<DataType> accumulatorTypes() {
         return accTypes;
+    }
+
+    /** The map of distinct values may be kept as one state entry per value. */
+    @Override
+    public List<ViewField> viewFields() {
+        return List.of(ViewField.ofMap(0, accTypes.get(0)));
     }
 
     @Override

@@ -21,7 +21,9 @@ import java.util.List;
  * GROUP BY without a window. Keeps per group the number of rows and the accumulators in keyed state, and emits the
  * group's result as a changelog: +I for a new group, -U/+U when the result changes, -D when its last row is taken
  * back. With a state TTL, a group untouched for that long is dropped (silently, as in Flink) by a processing-time
- * timer, and is treated as gone from then on even before the timer fires.
+ * timer, and is treated as gone from then on even before the timer fires. Collections inside accumulators (DISTINCT
+ * values, value lists) are kept as one state entry per element beside the group's row
+ * ({@link Accumulators#keepViewsInState}), so a record reads and writes what it changes, not the whole collection.
  */
 public final class GroupAggregateOperator implements Operator {
 
@@ -48,6 +50,7 @@ public final class GroupAggregateOperator implements Operator {
         this.context = context;
         accumulators = new Accumulators(node.aggregates());
         accumulators.open(context);
+        accumulators.keepViewsInState(context.stateBackend(), node.id());
         if (node.input().producesUpdates() && !accumulators.canRetract()) {
             throw new IllegalStateException("aggregation " + node.id() + " reads updates but not all its aggregates"
                     + " can take rows back");
@@ -72,9 +75,11 @@ public final class GroupAggregateOperator implements Operator {
             key[i] = in[groupFields[i]];
         }
         byte[] keyBytes = keySerializer.serialize(key);
+        accumulators.bindViews(keyBytes, Namespaces.EMPTY);
         Object[] stored = state.get(keyBytes, Namespaces.EMPTY);
         long now = System.currentTimeMillis();
         if (stored != null && ttl > 0 && (Long) stored[1] + ttl <= now) {
+            accumulators.clearViews();
             stored = null;  // expired, though its timer has not fired yet: the group starts afresh, as in Flink
         }
         boolean accumulate = row.kind().isAccumulate();
@@ -89,6 +94,7 @@ public final class GroupAggregateOperator implements Operator {
         }
         long count = (Long) stored[0];
         Object[] acc = Arrays.copyOfRange(stored, 2, stored.length);
+        accumulators.attachViews(acc);
         Object[] before = count == 0 ? null : result(key, acc);
         if (accumulate) {
             accumulators.accumulate(acc, in);
@@ -99,6 +105,7 @@ public final class GroupAggregateOperator implements Operator {
         }
         if (count == 0) {
             state.remove(keyBytes, Namespaces.EMPTY);
+            accumulators.clearViews();
             if (before != null) {
                 output.emit(new Row(RowKind.DELETE, before));
             }
@@ -107,6 +114,7 @@ public final class GroupAggregateOperator implements Operator {
         stored[0] = count;
         stored[1] = now;
         System.arraycopy(acc, 0, stored, 2, acc.length);
+        accumulators.detachViews(stored, 2);
         state.put(keyBytes, Namespaces.EMPTY, stored);
         if (ttl > 0) {
             // Timers are coalesced to a tenth of the TTL, so a busy group holds few of them.
@@ -147,6 +155,8 @@ public final class GroupAggregateOperator implements Operator {
             Object[] stored = state.get(key, ns);
             if (stored != null && (Long) stored[1] + ttl <= now) {
                 state.remove(key, ns);
+                accumulators.bindViews(key, ns);
+                accumulators.clearViews();
             }
         });
         requestNextTimer();

@@ -8,25 +8,29 @@ import dev.rsql.runtime.operator.KeyTtl;
 import dev.rsql.runtime.operator.Operator;
 import dev.rsql.runtime.operator.OperatorContext;
 import dev.rsql.runtime.operator.Output;
+import dev.rsql.runtime.state.CloseableIterator;
 import dev.rsql.runtime.state.KeyedValueState;
-import dev.rsql.runtime.state.Namespaces;
-import dev.rsql.runtime.state.RowListSerializer;
 import dev.rsql.runtime.state.RowSerializer;
+import dev.rsql.runtime.state.StateEntry;
+import dev.rsql.runtime.types.DataType;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * Runs a {@link JoinNode}. Per join key, each side's live rows are a list in keyed state (a retraction removes one
- * equal row). A row arriving on one side is paired with the other side's rows of its key that satisfy the residual
- * condition: +I of each joined row, or -D when the row is retracted. For an outer side, a row without a match is
- * emitted padded with NULLs; when the other side's first match for it arrives the padded row is deleted, and when its
- * last match goes it is inserted again (the number of matches is counted afresh over the key's rows, which stay few
- * per key in the joins this serves). Rows with a NULL key never match. With a state TTL, a key untouched for that
- * long is forgotten without output, as in Flink.
+ * Runs a {@link JoinNode}. Per join key, each side's live rows are kept as one state entry per distinct row (the
+ * row's bytes are the namespace) holding its multiplicity and, for an outer side, its number of matches on the other
+ * side (counted with multiplicity), as Flink's join record state views: a change reads and writes the entries it
+ * concerns, never the key's whole list. A row arriving on one side is paired with the other side's rows of its key
+ * that satisfy the residual condition: +I of each joined row, or -D when the row is retracted. For an outer side, a
+ * row without a match is emitted padded with NULLs; when the other side's first match for it arrives the padded row
+ * is deleted, and when its last match goes it is inserted again. Rows with a NULL key never match. With a state TTL,
+ * a key untouched for that long is forgotten without output, as in Flink.
  */
 public final class JoinOperator implements Operator {
+
+    private static final DataType COUNT = DataType.of(DataType.Kind.BIGINT).notNull();
 
     private final JoinNode node;
     private final Output output;
@@ -34,9 +38,13 @@ public final class JoinOperator implements Operator {
     private final int leftArity;
     private final int rightArity;
     private final RowSerializer keySerializer;
+    private final RowSerializer leftSerializer;
+    private final RowSerializer rightSerializer;
     private CalcFunction condition;
-    private KeyedValueState<List<Object[]>> lefts;
-    private KeyedValueState<List<Object[]>> rights;
+    /** Per key and left row: {multiplicity, matches on the right (kept for an outer left side)}. */
+    private KeyedValueState<Object[]> lefts;
+    /** Per key and right row: {multiplicity, matches on the left (kept for an outer right side)}. */
+    private KeyedValueState<Object[]> rights;
     private final KeyTtl ttl;
 
     public JoinOperator(JoinNode node, Output output) {
@@ -50,6 +58,8 @@ public final class JoinOperator implements Operator {
             keyFields[i] = 1 + i;
         }
         this.keySerializer = RowSerializer.forKeys(node.input().outputType(), keyFields);
+        this.leftSerializer = RowSerializer.of(node.leftType());
+        this.rightSerializer = RowSerializer.of(node.rightType());
         this.ttl = new KeyTtl(node.stateTtlMillis());
     }
 
@@ -59,10 +69,9 @@ public final class JoinOperator implements Operator {
         if (condition != null) {
             condition.open(context);
         }
-        lefts = context.stateBackend().valueState(node.id(), "left",
-                new RowListSerializer(RowSerializer.of(node.leftType())));
-        rights = context.stateBackend().valueState(node.id(), "right",
-                new RowListSerializer(RowSerializer.of(node.rightType())));
+        RowSerializer counts = new RowSerializer(List.of(COUNT, COUNT));
+        lefts = context.stateBackend().valueState(node.id(), "left-rows", counts);
+        rights = context.stateBackend().valueState(node.id(), "right-rows", counts);
         ttl.open(context, node.id());
     }
 
@@ -87,69 +96,61 @@ public final class JoinOperator implements Operator {
         byte[] keyBytes = keySerializer.serialize(key);
         long now = System.currentTimeMillis();
         ttl.expireIfIdle(keyBytes, now, this::forget);
-        KeyedValueState<List<Object[]>> ownState = left ? lefts : rights;
-        List<Object[]> owns = ownState.get(keyBytes, Namespaces.EMPTY);
-        if (owns == null) {
-            owns = new ArrayList<>(1);
+        KeyedValueState<Object[]> ownState = left ? lefts : rights;
+        KeyedValueState<Object[]> otherState = left ? rights : lefts;
+        RowSerializer otherSerializer = left ? rightSerializer : leftSerializer;
+        byte[] ownBytes = (left ? leftSerializer : rightSerializer).serialize(own);
+        Object[] stored = ownState.get(keyBytes, ownBytes);
+        if (!accumulate && stored == null) {
+            return;  // taking back a row that is not there (expired): nothing to do
         }
-        List<Object[]> others = (left ? rights : lefts).get(keyBytes, Namespaces.EMPTY);
-        if (others == null) {
-            others = List.of();
-        }
-        if (!accumulate) {
-            int at = indexOf(owns, own);
-            if (at < 0) {
-                return;  // taking back a row that is not there (expired): nothing to do
-            }
-            owns.remove(at);
-        }
-        boolean matched = false;
-        for (Object[] other : others) {
-            if (!matches(left, own, other)) {
-                continue;
-            }
-            matched = true;
-            // owns does not hold own here: no other match means the other row was (or will be) padded
-            boolean otherAlone = otherOuter && countMatches(!left, other, owns) == 0;
-            if (accumulate) {
-                if (otherAlone) {
-                    output.emit(new Row(RowKind.DELETE, padded(other, !left)));
+        long delta = accumulate ? 1 : -1;
+        long matches = 0;
+        List<StateEntry<Object[]>> recounted = otherOuter ? new ArrayList<>() : null;
+        try (CloseableIterator<StateEntry<Object[]>> it = otherState.entries(keyBytes)) {
+            while (it.hasNext()) {
+                StateEntry<Object[]> entry = it.next();
+                Object[] other = otherSerializer.deserialize(entry.namespace());
+                if (!matches(left, own, other)) {
+                    continue;
                 }
-                output.emit(new Row(RowKind.INSERT, joined(left, own, other)));
-            } else {
-                output.emit(new Row(RowKind.DELETE, joined(left, own, other)));
-                if (otherAlone) {
-                    output.emit(new Row(RowKind.INSERT, padded(other, !left)));
+                long copies = (Long) entry.value()[0];
+                matches += copies;
+                // The other row was padded (or will be) exactly while it has no match.
+                boolean otherAlone = otherOuter && (Long) entry.value()[1] + (accumulate ? 0 : delta) == 0;
+                for (long c = 0; c < copies; c++) {
+                    if (accumulate && otherAlone) {
+                        output.emit(new Row(RowKind.DELETE, padded(other, !left)));
+                    }
+                    output.emit(new Row(accumulate ? RowKind.INSERT : RowKind.DELETE, joined(left, own, other)));
+                    if (!accumulate && otherAlone) {
+                        output.emit(new Row(RowKind.INSERT, padded(other, !left)));
+                    }
+                }
+                if (otherOuter) {
+                    recounted.add(entry);
                 }
             }
         }
-        if (!matched && ownOuter) {
+        if (otherOuter) {
+            for (StateEntry<Object[]> e : recounted) {
+                otherState.put(keyBytes, e.namespace(), new Object[] {e.value()[0], (Long) e.value()[1] + delta});
+            }
+        }
+        if (matches == 0 && ownOuter) {
             output.emit(new Row(accumulate ? RowKind.INSERT : RowKind.DELETE, padded(own, left)));
         }
-        if (accumulate) {
-            owns.add(own);
-        }
-        if (owns.isEmpty()) {
-            ownState.remove(keyBytes, Namespaces.EMPTY);
+        long copies = (stored == null ? 0 : (Long) stored[0]) + delta;
+        if (copies == 0) {
+            ownState.remove(keyBytes, ownBytes);
         } else {
-            ownState.put(keyBytes, Namespaces.EMPTY, owns);
+            ownState.put(keyBytes, ownBytes, new Object[] {copies, ownOuter ? matches : 0L});
         }
         ttl.touch(keyBytes, now);
     }
 
     private boolean matches(boolean leftIsOwn, Object[] own, Object[] other) {
         return condition == null || condition.apply(joined(leftIsOwn, own, other)) != null;
-    }
-
-    /** How many of {@code rows} (of the side opposite to {@code row}) match {@code row}. */
-    private int countMatches(boolean rowIsLeft, Object[] row, List<Object[]> rows) {
-        int n = 0;
-        for (Object[] r : rows) {
-            if (matches(rowIsLeft, row, r)) {
-                n++;
-            }
-        }
-        return n;
     }
 
     private Object[] joined(boolean leftIsOwn, Object[] own, Object[] other) {
@@ -167,18 +168,9 @@ public final class JoinOperator implements Operator {
         return out;
     }
 
-    private static int indexOf(List<Object[]> rows, Object[] row) {
-        for (int i = 0; i < rows.size(); i++) {
-            if (Arrays.deepEquals(rows.get(i), row)) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
     private void forget(byte[] keyBytes) {
-        lefts.remove(keyBytes, Namespaces.EMPTY);
-        rights.remove(keyBytes, Namespaces.EMPTY);
+        lefts.removeAll(keyBytes);
+        rights.removeAll(keyBytes);
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.rsql.planner.functions.udf;
 
 import dev.rsql.planner.functions.JavaValues;
 import dev.rsql.runtime.aggregate.AggregateFunction;
+import dev.rsql.runtime.aggregate.ViewField;
 import dev.rsql.runtime.graph.FunctionException;
 import dev.rsql.runtime.graph.FunctionContext;
 import dev.rsql.runtime.types.DataType;
@@ -32,7 +33,9 @@ import java.util.function.Function;
  * <ul>
  *   <li>as the aggregation framework's {@link AggregateFunction}: the accumulator is one VARBINARY field of the
  *   accumulator row holding the serialized accumulator ({@link AccumulatorSerializer}); the last accumulator read is
- *   kept so consecutive updates of the same field skip deserialization;</li>
+ *   kept so consecutive updates of the same field skip deserialization. Each {@code MapView} and {@code ListView}
+ *   field of the accumulator adds a view field after it ({@link DataViewFields}): in a GROUP BY their elements are
+ *   state entries of their own;</li>
  *   <li>directly on accumulator objects: {@link #newAccumulator}, {@link #accumulate(Object, Object[])},
  *   {@link #retract(Object, Object[])}, {@link #merge(Object, List)}, {@link #value}, {@link #reset}.</li>
  * </ul>
@@ -40,7 +43,6 @@ import java.util.function.Function;
  */
 public final class UdafAdapter implements AggregateFunction {
 
-    private static final List<DataType> ACC_TYPES = List.of(DataType.of(DataType.Kind.VARBINARY).notNull());
 
     private final UserAggregateFunction function;
     private final org.apache.flink.table.functions.AggregateFunction<Object, Object> udaf;
@@ -53,6 +55,8 @@ public final class UdafAdapter implements AggregateFunction {
     private final boolean[] primitive;
     private final String resultType;
     private final AccumulatorSerializer serializer;
+    private final DataViewFields dataViews;
+    private final List<DataType> accTypes;
     private final String description;
 
     private byte[] lastBytes;
@@ -82,6 +86,11 @@ public final class UdafAdapter implements AggregateFunction {
         }
         this.resultType = function.resultType().getSqlTypeName().name();
         this.serializer = function.serializer();
+        this.dataViews = function.dataViews();
+        List<DataType> types = new ArrayList<>();
+        types.add(DataType.of(DataType.Kind.VARBINARY).notNull());
+        types.addAll(dataViews.types());
+        this.accTypes = List.copyOf(types);
         StringBuilder d = new StringBuilder(function.name()).append('(');
         for (int i = 0; i < argFields.length; i++) {
             d.append(i > 0 ? ", " : "").append('$').append(argFields[i]);
@@ -205,7 +214,12 @@ public final class UdafAdapter implements AggregateFunction {
 
     @Override
     public List<DataType> accumulatorTypes() {
-        return ACC_TYPES;
+        return accTypes;
+    }
+
+    @Override
+    public List<ViewField> viewFields() {
+        return dataViews.views();
     }
 
     @Override
@@ -215,14 +229,14 @@ public final class UdafAdapter implements AggregateFunction {
 
     @Override
     public void accumulate(Object[] acc, int offset, Object[] input) {
-        Object a = load(acc[offset]);
+        Object a = load(acc, offset);
         accumulate(a, args(input));
         store(acc, offset, a);
     }
 
     @Override
     public void retract(Object[] acc, int offset, Object[] input) {
-        Object a = load(acc[offset]);
+        Object a = load(acc, offset);
         retract(a, args(input));
         store(acc, offset, a);
     }
@@ -239,7 +253,7 @@ public final class UdafAdapter implements AggregateFunction {
 
     @Override
     public void merge(Object[] acc, int offset, Object[] other, int otherOffset) {
-        Object a = load(acc[offset]);
+        Object a = load(acc, offset);
         Object b = serializer.deserialize((byte[]) other[otherOffset]);
         merge(a, new ArrayList<>(Collections.singletonList(b)));
         store(acc, offset, a);
@@ -247,7 +261,7 @@ public final class UdafAdapter implements AggregateFunction {
 
     @Override
     public Object getValue(Object[] acc, int offset) {
-        return value(load(acc[offset]));
+        return value(load(acc, offset));
     }
 
     @Override
@@ -263,16 +277,18 @@ public final class UdafAdapter implements AggregateFunction {
         return args;
     }
 
-    private Object load(Object field) {
-        byte[] bytes = (byte[]) field;
-        if (bytes == lastBytes && lastAccumulator != null) {
-            return lastAccumulator;
+    private Object load(Object[] acc, int offset) {
+        byte[] bytes = (byte[]) acc[offset];
+        Object a = bytes == lastBytes && lastAccumulator != null ? lastAccumulator : serializer.deserialize(bytes);
+        if (dataViews.bound(acc, offset)) {
+            dataViews.attach(a, acc, offset);
         }
-        return serializer.deserialize(bytes);
+        return a;
     }
 
     private void store(Object[] acc, int offset, Object accumulator) {
-        byte[] bytes = serializer.serialize(accumulator);
+        byte[] bytes = dataViews.bound(acc, offset) ? dataViews.withoutViews(accumulator, serializer::serialize)
+                : serializer.serialize(accumulator);
         acc[offset] = bytes;
         lastBytes = bytes;
         lastAccumulator = accumulator;

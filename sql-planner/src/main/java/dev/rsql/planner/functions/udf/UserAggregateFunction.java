@@ -43,12 +43,13 @@ public final class UserAggregateFunction {
     private final AccumulatorSerializer serializer;
     /** The registered function object's key ({@link FunctionObjects}), or null: instances from the constructor. */
     private final String objectKey;
+    private final DataViewFields dataViews;
 
     private UserAggregateFunction(String name, Class<? extends AggregateFunction> type, String objectKey,
                                   List<Method> accumulates,
                                   List<Method> retracts, Method merge, Method reset, RelDataType resultType,
                                   List<Overload> overloads, boolean deterministic, boolean requiresOver,
-                                  AccumulatorSerializer serializer) {
+                                  AccumulatorSerializer serializer, DataViewFields dataViews) {
         this.name = name;
         this.type = type;
         this.objectKey = objectKey;
@@ -61,6 +62,7 @@ public final class UserAggregateFunction {
         this.deterministic = deterministic;
         this.requiresOver = requiresOver;
         this.serializer = serializer;
+        this.dataViews = dataViews;
     }
 
     /** Inspects a UDAF class; IllegalArgumentException with a message for the user when it is unfit. */
@@ -115,7 +117,7 @@ public final class UserAggregateFunction {
         }
         return new UserAggregateFunction(name, c, objectKey, accumulates, retracts, merge, reset, result, overloads,
                 probe.isDeterministic(), probe.requiresOver(),
-                AccumulatorSerializer.of(name, accumulatorType(name, c, acc, probe)));
+                AccumulatorSerializer.of(name, accumulatorType(name, c, acc, probe)), DataViewFields.of(name, acc));
     }
 
     private static List<Method> accMethods(Class<?> c, String name, Class<?> acc) {
@@ -283,6 +285,11 @@ public final class UserAggregateFunction {
     /** The serializer of this function's accumulators, chosen from their declared class. */
     public AccumulatorSerializer serializer() {
         return serializer;
+    }
+
+    /** The accumulator's MapView and ListView fields. */
+    DataViewFields dataViews() {
+        return dataViews;
     }
 
     @Override
