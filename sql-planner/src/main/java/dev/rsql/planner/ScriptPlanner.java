@@ -19,6 +19,7 @@ import dev.rsql.planner.translate.ConstantExpressions;
 import dev.rsql.planner.translate.GraphTranslator;
 import dev.rsql.planner.translate.PlanOptimizer;
 import dev.rsql.planner.translate.SubQueryRewriter;
+import dev.rsql.planner.translate.AggregationSettings;
 import dev.rsql.planner.translate.StreamSettings;
 import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.config.Options;
@@ -399,7 +400,7 @@ public final class ScriptPlanner {
                 }
                 lateTable = t.descriptor();
             }
-            return new StreamSettings(ttl, lateTable, EmitSpec.ON_WATERMARK);
+            return new StreamSettings(ttl, lateTable, EmitSpec.ON_WATERMARK, AggregationSettings.from(o));
         }
 
         /**
