@@ -20,6 +20,7 @@ import dev.rsql.planner.translate.GraphTranslator;
 import dev.rsql.planner.translate.PlanOptimizer;
 import dev.rsql.planner.translate.SubQueryRewriter;
 import dev.rsql.planner.translate.AggregationSettings;
+import dev.rsql.planner.translate.SplitAggregateRule;
 import dev.rsql.planner.translate.StreamSettings;
 import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.config.Options;
@@ -143,6 +144,10 @@ public final class ScriptPlanner {
                     session.viewScopes().addStatement(converted);
                     RelNode rel = PlanOptimizer.optimize(SubQueryRewriter.rewrite(converted, session::queryPosition,
                             insert.getParserPosition()));
+                    if (settings.aggregation().distinctSplitBuckets() > 0) {
+                        rel = PlanOptimizer.optimize(SplitAggregateRule.apply(rel,
+                                settings.aggregation().distinctSplitBuckets()));
+                    }
                     ConstantExpressions.check(rel, insert, rel.getCluster().getRexBuilder());
                     OverWindows.check(rel, insert);
                     relPlans.add(RelOptUtil.toString(rel));

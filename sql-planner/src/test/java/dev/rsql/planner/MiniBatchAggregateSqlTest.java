@@ -187,6 +187,39 @@ class MiniBatchAggregateSqlTest {
         assertTrue(rows.size() <= maxPartials, "at most one change per group and batch: " + rows.size());
     }
 
+    /**
+     * COUNT(DISTINCT v) split into buckets of v (an inner aggregate by k and bucket, an outer one summing its counts)
+     * gives the final table of the unsplit aggregate, over a changelog, row by row and in mini-batches.
+     */
+    @Test
+    void distinctSplitGivesTheSameTable() throws Exception {
+        List<Change> changes = changes(133, 2000);
+        String split = "SET 'table.optimizer.distinct-agg.split.enabled' = 'true';\n"
+                + "SET 'table.optimizer.distinct-agg.split.bucket-num' = '4';\n";
+        String select = "INSERT INTO o SELECT k, COUNT(*), COUNT(DISTINCT v), SUM(v), MIN(v), MAX(v) FROM latest"
+                + " GROUP BY k";
+        String script = changeTable(changes)
+                + sink("o", "k VARCHAR, n BIGINT, cd BIGINT, sv BIGINT, mn BIGINT, mx BIGINT,"
+                + " PRIMARY KEY (k) NOT ENFORCED") + select;
+        String explain = String.join("\n", plan(split + script).physicalPlans());
+        assertTrue(explain.contains("MOD(") && explain.indexOf("GroupAggregate(groupBy=[k]")
+                < explain.indexOf("GroupAggregate(groupBy=[k, "), explain);
+
+        Map<Integer, Change> latest = new HashMap<>();
+        changes.forEach(c -> latest.put(c.id(), c));
+        List<String> expected = new ArrayList<>();
+        latest.values().stream().collect(Collectors.groupingBy(Change::k, TreeMap::new, Collectors.toList()))
+                .forEach((k, cs) -> {
+                    List<Long> vs = cs.stream().map(Change::v).collect(Collectors.toList());
+                    expected.add(text(k, (long) vs.size(), (long) new HashSet<>(vs).size(),
+                            vs.stream().mapToLong(Long::longValue).sum(),
+                            vs.stream().mapToLong(Long::longValue).min().getAsLong(),
+                            vs.stream().mapToLong(Long::longValue).max().getAsLong()));
+                });
+        assertEquals(expected, upsertTable(run(split + script, "o").get("o")));
+        assertEquals(expected, upsertTable(run(MINI_BATCH + split + script, "o").get("o")));
+    }
+
     /** Mini-batch on needs a latency and a size, refused when the script is planned (check). */
     @Test
     void miniBatchWithoutLatencyOrSizeIsRefusedAtCheck() {

@@ -9,12 +9,12 @@ import org.apache.calcite.rel.core.TableFunctionScan;
  * window table function, or both window_start and window_end kept by a window aggregation below (a cascaded window
  * aggregation, as Flink plans a GROUP BY window_start, window_end over a window aggregate's output).
  */
-final class WindowColumns {
+public final class WindowColumns {
 
     private WindowColumns() {
     }
 
-    static boolean groupsByWindow(Aggregate agg) {
+    public static boolean groupsByWindow(Aggregate agg) {
         boolean start = false;
         boolean end = false;
         for (int g : agg.getGroupSet()) {
