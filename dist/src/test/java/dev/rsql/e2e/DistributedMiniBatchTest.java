@@ -31,19 +31,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A mini-batch GROUP BY in two phases, distributed over two instances: each source task folds its batches into
  * partial accumulators before the shuffle, the shuffle tasks merge them into state. When one instance leaves
- * mid-stream (batches buffered, checkpoints every 300 ms), the other restores the moved tasks' state and the sources
- * replay from the last checkpoint: every event is counted once, nothing lost and nothing doubled.
+ * mid-stream (batches buffered), the other restores the moved tasks' state and the sources
+ * replay from the last checkpoint: every event is counted once, nothing lost and nothing doubled. The transactional
+ * sink writes a key once per checkpoint (its last upsert).
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class DistributedMiniBatchTest extends DistributedJobFixture {
 
+    /** Transactions (checkpoints) in which each key was written. */
+    private final Map<String, List<String>> transactions = new TreeMap<>();
+
     /** Adds each key's (count, distinct count) updates the reader has now. */
-    private static void read(DefaultLitePullConsumer reader, Map<String, List<String>> into) {
+    private void read(DefaultLitePullConsumer reader, Map<String, List<String>> into) {
         for (List<MessageExt> batch = reader.poll(50); !batch.isEmpty(); batch = reader.poll(50)) {
             for (MessageExt m : batch) {
                 JSONObject row = JSON.parseObject(new String(m.getBody(), StandardCharsets.UTF_8));
                 into.computeIfAbsent(row.getString("k"), x -> new ArrayList<>())
                         .add(row.getLong("c") + "/" + row.getLong("d"));
+                transactions.computeIfAbsent(row.getString("k"), x -> new ArrayList<>())
+                        .add(m.getProperty("rsql_txn"));
             }
         }
     }
@@ -55,8 +61,10 @@ class DistributedMiniBatchTest extends DistributedJobFixture {
         broker.createTopic(in, QUEUES);
         broker.createTopic(out, 4);
         String script = "SET 'table.exec.mini-batch.enabled' = 'true';\n"
-                + "SET 'table.exec.mini-batch.allow-latency' = '200 ms';\n"
-                + "SET 'table.exec.mini-batch.size' = '500';\n"
+                + "SET 'table.exec.mini-batch.allow-latency' = '100 ms';\n"
+                + "SET 'table.exec.mini-batch.size' = '100';\n"
+                // several batches per checkpoint, so that the sink has upserts of a key to coalesce
+                + "SET 'checkpoint.interval' = '2 s';\n"
                 + "CREATE TABLE ev (k VARCHAR, ts TIMESTAMP(3), WATERMARK FOR ts AS withOffset(ts, 500))\n"
                 + " WITH (type = 'rocketmq', topic = '" + in + "');\n"
                 + "CREATE TABLE tc (k VARCHAR, c BIGINT, d BIGINT, PRIMARY KEY (k) NOT ENFORCED)\n"
@@ -101,6 +109,9 @@ class DistributedMiniBatchTest extends DistributedJobFixture {
                 assertEquals(want, got.get(got.size() - 1), "last update of " + k + ": " + got);
                 long max = got.stream().mapToLong(s -> Long.parseLong(s.split("/")[0])).max().orElseThrow();
                 assertEquals(Long.parseLong(want.split("/")[0]), max, "updates of " + k + ": " + got);
+                // The transactional sink coalesces a key's upserts: one message per key and checkpoint.
+                List<String> txns = transactions.get(k);
+                assertEquals(txns.stream().distinct().count(), txns.size(), "transactions of " + k + ": " + txns);
             });
         } finally {
             reader.shutdown();
