@@ -19,6 +19,8 @@ import dev.rsql.planner.translate.ConstantExpressions;
 import dev.rsql.planner.translate.GraphTranslator;
 import dev.rsql.planner.translate.PlanOptimizer;
 import dev.rsql.planner.translate.SubQueryRewriter;
+import dev.rsql.planner.translate.AggregationSettings;
+import dev.rsql.planner.translate.SplitAggregateRule;
 import dev.rsql.planner.translate.StreamSettings;
 import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.config.Options;
@@ -223,6 +225,10 @@ public final class ScriptPlanner {
             session.viewScopes().addStatement(converted);
             RelNode rel = PlanOptimizer.optimize(SubQueryRewriter.rewrite(converted, session::queryPosition,
                     insert.getParserPosition()));
+            int distinctSplitBuckets = streamSettings().aggregation().distinctSplitBuckets();
+            if (distinctSplitBuckets > 0) {
+                rel = PlanOptimizer.optimize(SplitAggregateRule.apply(rel, distinctSplitBuckets));
+            }
             ConstantExpressions.check(rel, insert, rel.getCluster().getRexBuilder());
             OverWindows.check(rel, insert);
             relPlans.add(RelOptUtil.toString(rel));
@@ -533,7 +539,7 @@ public final class ScriptPlanner {
                 }
                 lateTable = t.descriptor();
             }
-            return new StreamSettings(ttl, lateTable, EmitSpec.ON_WATERMARK);
+            return new StreamSettings(ttl, lateTable, EmitSpec.ON_WATERMARK, AggregationSettings.from(o));
         }
 
         /**

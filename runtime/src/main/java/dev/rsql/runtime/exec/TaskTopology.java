@@ -8,6 +8,8 @@ import dev.rsql.runtime.graph.CorrelateNode;
 import dev.rsql.runtime.graph.ExchangeNode;
 import dev.rsql.runtime.graph.GraphNode;
 import dev.rsql.runtime.graph.GroupAggregateNode;
+import dev.rsql.runtime.graph.GlobalGroupAggregateNode;
+import dev.rsql.runtime.graph.LocalGroupAggregateNode;
 import dev.rsql.runtime.graph.IntervalJoinNode;
 import dev.rsql.runtime.graph.JobGraph;
 import dev.rsql.runtime.graph.DeduplicateNode;
@@ -36,6 +38,9 @@ import dev.rsql.runtime.operator.UpsertMaterializeOperator;
 import dev.rsql.runtime.operator.WatermarkAssignerOperator;
 import dev.rsql.runtime.operator.WindowAssignerOperator;
 import dev.rsql.runtime.operator.aggregate.GroupAggregateOperator;
+import dev.rsql.runtime.operator.aggregate.GlobalGroupAggregateOperator;
+import dev.rsql.runtime.operator.aggregate.LocalGroupAggregateOperator;
+import dev.rsql.runtime.operator.aggregate.MiniBatchGroupAggregateOperator;
 import dev.rsql.runtime.operator.aggregate.OverAggregateOperator;
 import dev.rsql.runtime.operator.aggregate.SessionWindowAggregateOperator;
 import dev.rsql.runtime.operator.aggregate.SlicingWindowAggregateOperator;
@@ -217,7 +222,15 @@ final class TaskTopology {
                 return new WindowAssignerOperator((WindowAssignerNode) node, outputOf(node));
             }
             if (node instanceof GroupAggregateNode) {
-                return new GroupAggregateOperator((GroupAggregateNode) node, outputOf(node));
+                GroupAggregateNode agg = (GroupAggregateNode) node;
+                return agg.miniBatch() != null ? new MiniBatchGroupAggregateOperator(agg, outputOf(node))
+                        : new GroupAggregateOperator(agg, outputOf(node));
+            }
+            if (node instanceof LocalGroupAggregateNode) {
+                return new LocalGroupAggregateOperator((LocalGroupAggregateNode) node, outputOf(node));
+            }
+            if (node instanceof GlobalGroupAggregateNode) {
+                return new GlobalGroupAggregateOperator((GlobalGroupAggregateNode) node, outputOf(node));
             }
             if (node instanceof WindowAggregateNode) {
                 WindowAggregateNode w = (WindowAggregateNode) node;

@@ -201,6 +201,32 @@ public final class GraphBuilder {
                     updateBefore));
         }
 
+        /** As above, folding the input in mini-batches ({@code miniBatch} null: row by row). */
+        public Stream groupAggregate(int[] groupFields, List<AggregateCall> aggregates, RowType outputType,
+                                     long stateTtlMillis, boolean updateBefore, MiniBatchSpec miniBatch) {
+            String id = uniqueId("aggregate-" + digest(node.id() + "|" + java.util.Arrays.toString(groupFields) + "|"
+                    + aggregates.stream().map(AggregateCall::name).collect(java.util.stream.Collectors.joining(","))));
+            return new Stream(new GroupAggregateNode(id, node, groupFields, aggregates, outputType, stateTtlMillis,
+                    updateBefore, miniBatch));
+        }
+
+        /** The local phase of a two-phase GROUP BY (before its exchange by the group fields). */
+        public Stream localGroupAggregate(int[] groupFields, List<AggregateCall> aggregates, MiniBatchSpec miniBatch) {
+            String id = uniqueId("local-aggregate-" + digest(node.id() + "|" + java.util.Arrays.toString(groupFields)
+                    + "|" + aggregates.stream().map(AggregateCall::name)
+                    .collect(java.util.stream.Collectors.joining(","))));
+            return new Stream(new LocalGroupAggregateNode(id, node, groupFields, aggregates, miniBatch));
+        }
+
+        /** The global phase of a two-phase GROUP BY, over the exchange of the local phase's rows. */
+        public Stream globalGroupAggregate(int groupCount, List<AggregateCall> aggregates, RowType outputType,
+                                           long stateTtlMillis, boolean updateBefore, MiniBatchSpec miniBatch) {
+            String id = uniqueId("global-aggregate-" + digest(node.id() + "|" + groupCount + "|"
+                    + aggregates.stream().map(AggregateCall::name).collect(java.util.stream.Collectors.joining(","))));
+            return new Stream(new GlobalGroupAggregateNode(id, node, groupCount, aggregates, outputType,
+                    stateTtlMillis, updateBefore, miniBatch));
+        }
+
         /** Windowed GROUP BY over rows carrying window_start/window_end (after {@link #window}). */
         public Stream windowAggregate(int[] groupFields, int windowStartField, int windowEndField, boolean eventTime,
                                       boolean merging, List<AggregateCall> aggregates, EmitSpec emit,

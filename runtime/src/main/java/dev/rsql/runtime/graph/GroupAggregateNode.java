@@ -10,7 +10,8 @@ import java.util.stream.Collectors;
  * GROUP BY without a window: one result row per group, updated as rows arrive. Emits a changelog: +I for a new
  * group, -U/+U when its result changes (only +U when no consumer needs the update-before row, e.g. a sink keyed by
  * the group fields), -D when its last row is taken back. Output: the group fields, then one field per
- * aggregate. Its input must be partitioned by the group fields (an {@link ExchangeNode}).
+ * aggregate. Its input must be partitioned by the group fields (an {@link ExchangeNode}). With a {@link MiniBatchSpec}
+ * it folds its input per key in batches.
  */
 public final class GroupAggregateNode extends GraphNode {
 
@@ -18,6 +19,7 @@ public final class GroupAggregateNode extends GraphNode {
     private final List<AggregateCall> aggregates;
     private final long stateTtlMillis;
     private final boolean updateBefore;
+    private final MiniBatchSpec miniBatch;
 
     /**
      * @param stateTtlMillis drop a group's state after this long without updates (0 = keep forever)
@@ -25,6 +27,12 @@ public final class GroupAggregateNode extends GraphNode {
      */
     public GroupAggregateNode(String id, GraphNode input, int[] groupFields, List<AggregateCall> aggregates,
                               RowType outputType, long stateTtlMillis, boolean updateBefore) {
+        this(id, input, groupFields, aggregates, outputType, stateTtlMillis, updateBefore, null);
+    }
+
+    /** @param miniBatch how to batch the input, null for row by row */
+    public GroupAggregateNode(String id, GraphNode input, int[] groupFields, List<AggregateCall> aggregates,
+                              RowType outputType, long stateTtlMillis, boolean updateBefore, MiniBatchSpec miniBatch) {
         super(id, List.of(input), outputType);
         if (outputType.size() != groupFields.length + aggregates.size()) {
             throw new IllegalArgumentException("aggregate output needs one field per group field and aggregate");
@@ -33,6 +41,7 @@ public final class GroupAggregateNode extends GraphNode {
         this.aggregates = List.copyOf(aggregates);
         this.stateTtlMillis = stateTtlMillis;
         this.updateBefore = updateBefore;
+        this.miniBatch = miniBatch;
     }
 
     public GraphNode input() {
@@ -56,6 +65,11 @@ public final class GroupAggregateNode extends GraphNode {
         return updateBefore;
     }
 
+    /** The mini-batch settings, or null when rows are folded one by one. */
+    public MiniBatchSpec miniBatch() {
+        return miniBatch;
+    }
+
     @Override
     public boolean producesUpdates() {
         return true;
@@ -75,6 +89,7 @@ public final class GroupAggregateNode extends GraphNode {
     public String describe() {
         return "group by " + Fields.names(input().outputType(), groupFields) + " "
                 + aggregates.stream().map(AggregateCall::name).collect(Collectors.joining(", "))
-                + (stateTtlMillis > 0 ? " state-ttl=" + stateTtlMillis + "ms" : "");
+                + (stateTtlMillis > 0 ? " state-ttl=" + stateTtlMillis + "ms" : "")
+                + (miniBatch != null ? " " + miniBatch : "");
     }
 }

@@ -17,6 +17,10 @@ public interface StreamPhysicalVisitor<R> {
 
     R visit(StreamPhysicalGroupAggregate aggregate);
 
+    R visit(StreamPhysicalLocalGroupAggregate aggregate);
+
+    R visit(StreamPhysicalGlobalGroupAggregate aggregate);
+
     R visit(StreamPhysicalWindowAggregate aggregate);
 
     R visit(StreamPhysicalCorrelate correlate);

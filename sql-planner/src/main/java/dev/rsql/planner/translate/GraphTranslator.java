@@ -16,7 +16,9 @@ import dev.rsql.planner.physical.StreamPhysicalCalc;
 import dev.rsql.planner.physical.StreamPhysicalCorrelate;
 import dev.rsql.planner.physical.StreamPhysicalDeduplicate;
 import dev.rsql.planner.physical.StreamPhysicalExchange;
+import dev.rsql.planner.physical.StreamPhysicalGlobalGroupAggregate;
 import dev.rsql.planner.physical.StreamPhysicalGroupAggregate;
+import dev.rsql.planner.physical.StreamPhysicalLocalGroupAggregate;
 import dev.rsql.planner.physical.StreamPhysicalIntervalJoin;
 import dev.rsql.planner.physical.StreamPhysicalJoin;
 import dev.rsql.planner.physical.StreamPhysicalOverAggregate;
@@ -35,6 +37,7 @@ import dev.rsql.planner.physical.StreamPhysicalWindowAggregate;
 import dev.rsql.planner.physical.StreamPhysicalWindowRank;
 import dev.rsql.planner.physical.StreamPhysicalWindowJoin;
 import dev.rsql.planner.physical.StreamPhysicalWindowTableFunction;
+import dev.rsql.planner.physical.rules.TwoStageOptimizedAggregateRule;
 import dev.rsql.runtime.aggregate.AggregateCall;
 import dev.rsql.runtime.graph.CalcFunction;
 import dev.rsql.runtime.graph.ErrorPolicy;
@@ -125,6 +128,12 @@ public final class GraphTranslator {
                                        StreamSettings settings) {
         StreamPhysicalSink sink = PhysicalPlanner.toPhysical(root, position, nodes);
         PhysicalPlan plan = ChangelogInference.infer(sink, settings.emit(), sinkWritesChangelog, position, nodes);
+        if (settings.aggregation().twoPhase()) {
+            StreamPhysicalSink split = TwoStageOptimizedAggregateRule.apply(sink, plan);
+            if (split != sink) {
+                plan = ChangelogInference.infer(split, settings.emit(), sinkWritesChangelog, position, nodes);
+            }
+        }
         plan.root().accept(new Translation(plan, position, settings));
         return plan;
     }
@@ -499,7 +508,23 @@ public final class GraphTranslator {
             List<AggregateCall> calls = calls(agg);
             int[] keyFields = agg.getGroupSet().toArray();
             return input.groupAggregate(keyFields, calls, TypeConverter.toRowType(agg.getRowType()),
-                    settings.stateTtlMillis(), plan.mode(agg).hasUpdateBefore());
+                    settings.stateTtlMillis(), plan.mode(agg).hasUpdateBefore(), settings.aggregation().miniBatch());
+        }
+
+        /** The local phase of a two-phase GROUP BY: partial accumulators per mini-batch, before the exchange. */
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalLocalGroupAggregate agg) {
+            return translate(agg.getInput()).localGroupAggregate(agg.getGroupSet().toArray(),
+                    calls(agg.getAggCallList(), agg.getInput(), false), settings.aggregation().miniBatch());
+        }
+
+        /** The global phase of a two-phase GROUP BY: merges the local phase's accumulators into state. */
+        @Override
+        public GraphBuilder.Stream visit(StreamPhysicalGlobalGroupAggregate agg) {
+            RelNode local = agg.getInput().getInput(0);
+            return translate(agg.getInput()).globalGroupAggregate(agg.groupCount(),
+                    calls(agg.aggCalls(), local.getInput(0), false), TypeConverter.toRowType(agg.getRowType()),
+                    settings.stateTtlMillis(), plan.mode(agg).hasUpdateBefore(), settings.aggregation().miniBatch());
         }
 
         /** GROUP BY window_start, window_end: a window aggregation, its output back in the aggregate's layout. */
@@ -588,11 +613,16 @@ public final class GraphTranslator {
         /** The aggregate's calls as runtime aggregates; over a changelog, variants that can take rows back. */
         private List<AggregateCall> calls(Aggregate agg) {
             RelNode exchange = agg.getInput();
-            RelNode input = ((StreamPhysicalExchange) exchange).getInput();
-            boolean retracting = plan.mode(exchange).kinds().isChangelog();
+            return calls(agg.getAggCallList(), exchange, plan.mode(exchange).kinds().isChangelog());
+        }
+
+        /** The runtime aggregates of calls reading {@code rows} (an exchange, or the input of a local phase). */
+        private List<AggregateCall> calls(List<org.apache.calcite.rel.core.AggregateCall> aggCalls, RelNode rows,
+                                          boolean retracting) {
+            RelNode input = rows instanceof StreamPhysicalExchange ? ((StreamPhysicalExchange) rows).getInput() : rows;
             List<AggregateCall> calls = new ArrayList<>();
-            for (org.apache.calcite.rel.core.AggregateCall call : agg.getAggCallList()) {
-                calls.add(AggregateFunctions.map(call, exchange.getRowType(), f -> constant(input, f), retracting,
+            for (org.apache.calcite.rel.core.AggregateCall call : aggCalls) {
+                calls.add(AggregateFunctions.map(call, rows.getRowType(), f -> constant(input, f), retracting,
                         position));
             }
             return calls;

@@ -71,6 +71,7 @@ final class RocketMqSink implements Sink {
     private volatile ScheduledExecutorService retryTimer;
     final int sendTimeoutMillis;
     final int maxInFlight;          // transactional: half messages in flight per writer
+    private final boolean coalescesUpserts;
     final String producerGroup;
     private final SinkTransactions transactions;
     private final HalfMessageCommitter committer;   // null unless transactional
@@ -170,6 +171,9 @@ final class RocketMqSink implements Sink {
         this.sendTimeoutMillis = options.sendTimeoutMillis();
         this.transactions = context.job().sinkTransactions();
         this.maxInFlight = options.transactionMaxInFlight();
+        // Under mini-batch, a transactional writer sends only the last change per primary key of a checkpoint.
+        this.coalescesUpserts = schema.primaryKeyIndices().length > 0
+                && context.job().config().getBoolean(false, "table.exec.mini-batch.enabled");
         // Fail on a format problem now rather than in the first task.
         context.createEncoder(options.defaultFormat(), physicalType);
 
@@ -319,6 +323,19 @@ final class RocketMqSink implements Sink {
         } catch (RuntimeException e) {
             return List.of();
         }
+    }
+
+    /** Whether transactional writers coalesce a key's changes per checkpoint ({@link CoalescedUpserts}). */
+    boolean coalescesUpserts() {
+        return coalescesUpserts;
+    }
+
+    RowType rowType() {
+        return context.table().schema().rowType();
+    }
+
+    int[] primaryKey() {
+        return context.table().schema().primaryKeyIndices();
     }
 
     @Override

@@ -46,6 +46,8 @@ final class RocketMqTransactionalSinkWriter implements SinkWriter {
     private final PendingSends pending;
     private final Map<String, HalfMessages> open = new HashMap<>();
     private HalfMessages current;     // the transaction of the last write
+    private final CoalescedUpserts coalesced;   // null unless a key's changes are coalesced per checkpoint
+    private String coalescedTransaction;
     private boolean closed;
 
     RocketMqTransactionalSinkWriter(RocketMqSink sink, RowEncoder encoder, SinkWriterContext context) {
@@ -54,6 +56,7 @@ final class RocketMqTransactionalSinkWriter implements SinkWriter {
         this.context = context;
         this.taskId = context.taskId();
         this.pending = new PendingSends(sink.options.table, taskId, sink.options.topic, sink.flushTimeoutMillis);
+        this.coalesced = sink.coalescesUpserts() ? new CoalescedUpserts(sink.rowType(), sink.primaryKey()) : null;
     }
 
     @Override
@@ -64,6 +67,29 @@ final class RocketMqTransactionalSinkWriter implements SinkWriter {
             throw new IllegalStateException("table " + sink.options.table + " task " + taskId
                     + ": the job is transactional but gave the writer no transaction id");
         }
+        if (coalesced == null) {
+            send(row, txId);
+            return;
+        }
+        if (!txId.equals(coalescedTransaction)) {
+            sendCoalesced();
+            coalescedTransaction = txId;
+        }
+        coalesced.add(row);
+    }
+
+    /** Sends the last change of each key written under {@link #coalescedTransaction}. */
+    private void sendCoalesced() throws Exception {
+        if (coalesced == null || coalesced.isEmpty()) {
+            return;
+        }
+        for (Row r : coalesced.rows()) {
+            send(r, coalescedTransaction);
+        }
+        coalesced.clear();
+    }
+
+    private void send(Row row, String txId) throws Exception {
         if (current == null || !current.transactionId.equals(txId)) {
             current = open.computeIfAbsent(txId, HalfMessages::new);
         }
@@ -124,6 +150,7 @@ final class RocketMqTransactionalSinkWriter implements SinkWriter {
 
     @Override
     public void flush() throws Exception {
+        sendCoalesced();
         pending.awaitAll();
     }
 

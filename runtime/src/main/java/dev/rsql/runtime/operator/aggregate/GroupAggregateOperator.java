@@ -1,6 +1,7 @@
 package dev.rsql.runtime.operator.aggregate;
 
 import dev.rsql.runtime.aggregate.Accumulators;
+import dev.rsql.runtime.aggregate.AggregateCall;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.data.RowKind;
 import dev.rsql.runtime.graph.GroupAggregateNode;
@@ -12,6 +13,7 @@ import dev.rsql.runtime.state.Namespaces;
 import dev.rsql.runtime.state.RowSerializer;
 import dev.rsql.runtime.state.TimerService;
 import dev.rsql.runtime.types.DataType;
+import dev.rsql.runtime.types.RowType;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,7 +29,16 @@ import java.util.List;
  */
 public final class GroupAggregateOperator implements Operator {
 
-    private final GroupAggregateNode node;
+    /** How a group changes: folded into its accumulators (fresh ones when its row count is 0), giving its new count. */
+    @FunctionalInterface
+    interface GroupChange {
+        long applyTo(Object[] acc, long count);
+    }
+
+    private final String id;
+    private final List<AggregateCall> calls;
+    private final boolean readsUpdates;
+    private final boolean updateBefore;
     private final Output output;
     private final int[] groupFields;
     private final RowSerializer keySerializer;
@@ -38,21 +49,31 @@ public final class GroupAggregateOperator implements Operator {
     private OperatorContext context;
 
     public GroupAggregateOperator(GroupAggregateNode node, Output output) {
-        this.node = node;
+        this(node.id(), node.input().outputType(), node.groupFields(), node.aggregates(),
+                node.input().producesUpdates(), node.stateTtlMillis(), node.emitsUpdateBefore(), output);
+    }
+
+    /** The group state of aggregation {@code id}, whose input rows have the group fields at {@code groupFields}. */
+    GroupAggregateOperator(String id, RowType inputType, int[] groupFields, List<AggregateCall> calls,
+                           boolean readsUpdates, long ttl, boolean updateBefore, Output output) {
+        this.id = id;
+        this.calls = calls;
+        this.readsUpdates = readsUpdates;
+        this.updateBefore = updateBefore;
         this.output = output;
-        this.groupFields = node.groupFields();
-        this.keySerializer = RowSerializer.forKeys(node.input().outputType(), groupFields);
-        this.ttl = node.stateTtlMillis();
+        this.groupFields = groupFields;
+        this.keySerializer = RowSerializer.forKeys(inputType, groupFields);
+        this.ttl = ttl;
     }
 
     @Override
     public void open(OperatorContext context) throws Exception {
         this.context = context;
-        accumulators = new Accumulators(node.aggregates());
+        accumulators = new Accumulators(calls);
         accumulators.open(context);
-        accumulators.keepViewsInState(context.stateBackend(), node.id());
-        if (node.input().producesUpdates() && !accumulators.canRetract()) {
-            throw new IllegalStateException("aggregation " + node.id() + " reads updates but not all its aggregates"
+        accumulators.keepViewsInState(context.stateBackend(), id);
+        if (readsUpdates && !accumulators.canRetract()) {
+            throw new IllegalStateException("aggregation " + id + " reads updates but not all its aggregates"
                     + " can take rows back");
         }
         // [row count, last update time, accumulators...]
@@ -60,21 +81,62 @@ public final class GroupAggregateOperator implements Operator {
         stored.add(DataType.of(DataType.Kind.BIGINT).notNull());
         stored.add(DataType.of(DataType.Kind.BIGINT).notNull());
         stored.addAll(accumulators.types());
-        state = context.stateBackend().valueState(node.id(), "groups", new RowSerializer(stored));
-        timers = context.stateBackend().timerService(node.id());
+        state = context.stateBackend().valueState(id, "groups", new RowSerializer(stored));
+        timers = context.stateBackend().timerService(id);
         if (ttl > 0) {
             requestNextTimer();
         }
     }
 
-    @Override
-    public void process(Row row) throws Exception {
-        Object[] in = row.fields();
+    /** The group fields of an input row. */
+    Object[] key(Object[] in) {
         Object[] key = new Object[groupFields.length];
         for (int i = 0; i < key.length; i++) {
             key[i] = in[groupFields[i]];
         }
-        byte[] keyBytes = keySerializer.serialize(key);
+        return key;
+    }
+
+    byte[] keyBytes(Object[] key) {
+        return keySerializer.serialize(key);
+    }
+
+    @Override
+    public void process(Row row) throws Exception {
+        Object[] key = key(row.fields());
+        update(key, keyBytes(key), (acc, count) -> fold(acc, count, row));
+    }
+
+    /** Applies one input row to a group, as {@link GroupChange}. */
+    long fold(Object[] acc, long count, Row row) {
+        if (row.kind().isAccumulate()) {
+            if (count == 0) {
+                System.arraycopy(accumulators.create(), 0, acc, 0, acc.length);
+            }
+            accumulators.accumulate(acc, row.fields());
+            return count + 1;
+        }
+        if (count == 0) {
+            return 0;  // taking back a row of a group that no longer exists (e.g. expired): nothing to do
+        }
+        accumulators.retract(acc, row.fields());
+        return count - 1;
+    }
+
+    /** Merges a partial accumulator row {@code [row count, accumulators...]} into a group, as {@link GroupChange}. */
+    long merge(Object[] acc, long count, Object[] partial) {
+        if (count == 0) {
+            System.arraycopy(accumulators.create(), 0, acc, 0, acc.length);
+        }
+        accumulators.merge(acc, Arrays.copyOfRange(partial, 1, partial.length));
+        return count + (Long) partial[0];
+    }
+
+    /**
+     * Reads a group's state once, applies the change, writes the state once and emits the group's change of result:
+     * +I for a new group, -U/+U when it changed, -D when its row count fell to 0.
+     */
+    void update(Object[] key, byte[] keyBytes, GroupChange change) throws Exception {
         accumulators.bindViews(keyBytes, Namespaces.EMPTY);
         Object[] stored = state.get(keyBytes, Namespaces.EMPTY);
         long now = System.currentTimeMillis();
@@ -82,34 +144,26 @@ public final class GroupAggregateOperator implements Operator {
             accumulators.clearViews();
             stored = null;  // expired, though its timer has not fired yet: the group starts afresh, as in Flink
         }
-        boolean accumulate = row.kind().isAccumulate();
-        if (stored == null) {
-            if (!accumulate) {
-                return;  // taking back a row of a group that no longer exists (e.g. expired): nothing to do
-            }
-            stored = new Object[2 + accumulators.types().size()];
-            stored[0] = 0L;
-            Object[] fresh = accumulators.create();
-            System.arraycopy(fresh, 0, stored, 2, fresh.length);
+        long count = stored == null ? 0 : (Long) stored[0];
+        Object[] acc = stored == null ? new Object[accumulators.types().size()]
+                : Arrays.copyOfRange(stored, 2, stored.length);
+        if (stored != null) {
+            accumulators.attachViews(acc);
         }
-        long count = (Long) stored[0];
-        Object[] acc = Arrays.copyOfRange(stored, 2, stored.length);
-        accumulators.attachViews(acc);
         Object[] before = count == 0 ? null : result(key, acc);
-        if (accumulate) {
-            accumulators.accumulate(acc, in);
-            count++;
-        } else {
-            accumulators.retract(acc, in);
-            count--;
-        }
+        count = change.applyTo(acc, count);
         if (count == 0) {
-            state.remove(keyBytes, Namespaces.EMPTY);
-            accumulators.clearViews();
+            if (stored != null) {
+                state.remove(keyBytes, Namespaces.EMPTY);
+                accumulators.clearViews();
+            }
             if (before != null) {
                 output.emit(new Row(RowKind.DELETE, before));
             }
             return;
+        }
+        if (stored == null) {
+            stored = new Object[2 + acc.length];
         }
         stored[0] = count;
         stored[1] = now;
@@ -127,7 +181,7 @@ public final class GroupAggregateOperator implements Operator {
         if (before == null) {
             output.emit(new Row(RowKind.INSERT, after));
         } else if (!Arrays.deepEquals(before, after)) {
-            if (node.emitsUpdateBefore()) {
+            if (updateBefore) {
                 output.emit(new Row(RowKind.UPDATE_BEFORE, before));
             }
             output.emit(new Row(RowKind.UPDATE_AFTER, after));

@@ -24,12 +24,12 @@ import java.util.List;
  * window table function, or both window_start and window_end kept by a window aggregation below (a cascaded window
  * aggregation, as Flink plans a GROUP BY window_start, window_end over a window aggregate's output).
  */
-final class WindowColumns {
+public final class WindowColumns {
 
     private WindowColumns() {
     }
 
-    static boolean groupsByWindow(Aggregate agg) {
+    public static boolean groupsByWindow(Aggregate agg) {
         boolean start = false;
         boolean end = false;
         for (int g : agg.getGroupSet()) {
