@@ -45,6 +45,10 @@ final class ExplainCommand implements Callable<Integer> {
             PlannedJob job = new ScriptPlanner(context).plan(arg.jobName, arg.text);
             System.out.print(job.graph().explain());
             job.physicalPlans().forEach(p -> System.out.print("\nPhysical plan\n" + p));
+            if (!job.sharedPredicates().isEmpty()) {
+                System.out.print("\nShared predicates (evaluated once per row)\n");
+                job.sharedPredicates().forEach(p -> System.out.println("  " + p));
+            }
             if (plan) {
                 job.relationalPlans().forEach(p -> System.out.println("\n" + p));
             }
