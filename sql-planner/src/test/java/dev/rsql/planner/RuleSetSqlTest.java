@@ -231,6 +231,19 @@ class RuleSetSqlTest {
     }
 
     @Test
+    void anUnreadMalformedCsvFieldIsNotConverted() throws Exception {
+        String id = "csv-" + UUID.randomUUID();
+        ValuesSourceFactory.register(id, List.of("1,/a,not a number", "2,/b,5", "3,x,6"));
+        String table = "CREATE TABLE logs (id INT, url VARCHAR, n INT) WITH (type = 'values', id = '" + id
+                + "', 'format' = 'csv');\n";
+        String script = table + sink("hits", "id INT") + "INSERT INTO hits SELECT id FROM logs WHERE url LIKE '/%';\n";
+        assertEquals(List.of("[1]", "[2]"), rows(run(script, "hits").get("hits")));
+        AssertionError read = assertThrows(AssertionError.class, () -> run(table + sink("hits", "id INT")
+                + "INSERT INTO hits SELECT id FROM logs WHERE n > 1;\n", "hits"));
+        assertTrue(read.getMessage().contains("not a number"), read.getMessage());
+    }
+
+    @Test
     void explainShowsTheSharedPredicates() {
         String script = (table("none") + sink("a", "id INT") + sink("b", "id INT") + sink("c", "id INT")
                 + "INSERT INTO a SELECT id FROM logs WHERE n = 1 AND UPPER(url) LIKE '%X%';\n"
