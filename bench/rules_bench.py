@@ -4,7 +4,7 @@ log stream, blackhole sinks) and of a generated set ten times larger (rules400: 
 string constants changed, so the kinds of tests are the same), on one worker thread.
 
 Usage: bench/rules_bench.py --logs FILE [--homes before=/path,after=/path] [--reps 2] [--lines N] [--rules 40,400]
-                             [--settings 'off=table.optimizer.shared-predicates.enabled=false;...']
+                             [--settings 'off=table.optimizer.shared-predicates.enabled=false;...'] [--common COND]
 
 FILE is a JSON-lines log file of bench.gen.LogGen (peers/rsql-vs-flink/setup.sh writes one); its first N lines are
 used. Each home is an rsql installation (bin/, lib/, conf/; default: this checkout); runs are interleaved
@@ -12,7 +12,8 @@ used. Each home is an rsql installation (bin/, lib/, conf/; default: this checko
 record read and the job's end (from the job's log), the CPU seconds of the JVM (user+sys) and JVM start to first
 record read. On a shared machine compare the homes by ratio within one invocation. --settings adds variants of each
 home: the script with SET statements in front (name=key=value;key=value, variants separated by commas), also
-interleaved, e.g. the filter optimizer's switches off.
+interleaved, e.g. the filter optimizer's switches off. --common COND puts COND before every rule's condition
+(WHERE COND AND (...)): a test all rules share, e.g. "LOWER(user_agent) NOT LIKE '%healthcheck%'".
 """
 import argparse
 import os
@@ -28,7 +29,7 @@ from benchutil import ROOT, WORK
 RULES40 = os.path.join(ROOT, '..', '..', 'shared', 'peers', 'flink', 'queries', 'rules40.sql')
 
 
-def rules_sql(source, copies):
+def rules_sql(source, copies, common=None):
     """The rules40 script with every rule INSERT repeated `copies` times; copy k > 0 has its string constants
     changed (a suffix k) and its own sink, so it tests the same kinds of predicates on different literals."""
     text = open(source).read()
@@ -47,6 +48,9 @@ def rules_sql(source, copies):
                 select, _, where = ins.partition('WHERE')
                 where = re.sub(r"'((?:[^']|'')*)'", lambda m: "'" + vary(m.group(1), k) + "'", where)
                 ins = select + 'WHERE' + where
+            if common:
+                select, _, where = ins.partition('WHERE')
+                ins = select + 'WHERE ' + common + ' AND (' + where.strip().rstrip(';') + ');'
             out.append(ins + '\n')
     return ''.join(out)
 
@@ -89,6 +93,7 @@ def main():
     ap.add_argument('--rules', default='40,400')
     ap.add_argument('--reps', type=int, default=2)
     ap.add_argument('--settings', default='')
+    ap.add_argument('--common')
     a = ap.parse_args()
     os.makedirs(WORK, exist_ok=True)
     logs = os.path.join(WORK, 'logs_%d.json' % a.lines)
@@ -107,7 +112,7 @@ def main():
         for vname, sets in variants:
             scripts[vname] = os.path.join(WORK, 'rules%d%s.sql' % (n, '-' + vname if vname else ''))
             with open(scripts[vname], 'w') as f:
-                f.write(sets + rules_sql(RULES40, n // 40))
+                f.write(sets + rules_sql(RULES40, n // 40, a.common))
         for rep in range(a.reps):
             for (hname, home), (vname, _) in [(h, v) for h in homes for v in variants]:
                 name = hname + ('/' + vname if vname else '')
