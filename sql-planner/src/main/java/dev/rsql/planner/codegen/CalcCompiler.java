@@ -60,7 +60,7 @@ public final class CalcCompiler {
     private String timeZone = "UTC";
     private PatternSetRewriter patternSets = new PatternSetRewriter(unitName);
     private SharedConjunctRewriter sharedConjuncts = new SharedConjunctRewriter(unitName);
-    /** Calc programs added since the last compile, generated then (sharing conjuncts needs all of them). */
+    /** Calc programs added since the last compile; those with shared conjuncts are generated again then. */
     private final List<PendingProgram> programs = new ArrayList<>();
     private List<String> sharedDescription = List.of();
     private final Map<String, String> evaluatorClasses = new HashMap<>();
@@ -127,7 +127,8 @@ public final class CalcCompiler {
         String name = "Calc" + classes.size();
         RexProgram rewritten = patternSets == null ? program : patternSets.rewrite(program, rexBuilder);
         programs.add(new PendingProgram(classes.size(), name, rewritten, source));
-        classes.add(null); // generated at compile()
+        // generated now, so that an expression that cannot be generated fails at its INSERT
+        classes.add(generate(name, lowered(rewritten)));
         CompiledCalc calc = new CompiledCalc(PACKAGE + "." + unitName + "$" + name);
         pending.add(calc);
         return calc;
@@ -139,8 +140,11 @@ public final class CalcCompiler {
         return CheckedCastRewriter.rewrite(TimestampCastRewriter.rewrite(p, rexBuilder), rexBuilder);
     }
 
-    /** Generates the classes of the programs added since the last compile, and the shared conjuncts' evaluators. */
-    private List<SharedConjunctRewriter.Shared> generatePrograms() {
+    /**
+     * Generates again the calcs added since the last compile that test shared conjuncts, and generates the
+     * evaluators of those conjuncts; returns the sets of shared conjuncts.
+     */
+    private List<SharedConjunctRewriter.Shared> generateShared() {
         List<SharedConjunctRewriter.Shared> sets = List.of();
         if (sharedConjuncts != null) {
             sharedConjuncts.plan(programs.stream().map(PendingProgram::program).toList(),
@@ -151,17 +155,17 @@ public final class CalcCompiler {
         for (PendingProgram p : programs) {
             RexProgram program = sharedConjuncts == null ? p.program()
                     : sharedConjuncts.rewrite(p.program(), p.source(), rexBuilder);
-            classes.set(p.classIndex(), generate(p.name(), lowered(program)));
+            if (program != p.program()) {
+                classes.set(p.classIndex(), generate(p.name(), lowered(program)));
+            }
         }
         programs.clear();
-        List<SharedConjunctRewriter.Shared> generated = new ArrayList<>();
         for (SharedConjunctRewriter.Shared set : sets) {
             String name = "Shared" + classes.size();
             classes.add(generateEvaluator(name, set));
-            generated.add(set);
             evaluatorClasses.put(set.setName(), PACKAGE + "." + unitName + "$" + name);
         }
-        return generated;
+        return sets;
     }
 
     /** A {@link SharedConjuncts.Evaluator} of the set's conjuncts: {@code test(in, k)} evaluates conjunct k. */
@@ -240,7 +244,7 @@ public final class CalcCompiler {
         if (pending.isEmpty()) {
             return;
         }
-        List<SharedConjunctRewriter.Shared> shared = generatePrograms();
+        List<SharedConjunctRewriter.Shared> shared = generateShared();
         ClassDeclaration unit = Expressions.classDecl(Modifier.PUBLIC | Modifier.FINAL, unitName, null, List.of(),
                 new ArrayList<>(classes));
         // Hoists per-row constant work (new LikeFunction(), calls on literals) into static final fields.
