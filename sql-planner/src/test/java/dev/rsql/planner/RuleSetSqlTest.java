@@ -80,12 +80,14 @@ class RuleSetSqlTest {
                 case 3 -> pool.add(new Atom("n = " + k, row -> num(row[4], n -> n == k)));
                 case 4 -> pool.add(new Atom("n IN (" + k + ", " + k2 + ", 3)",
                         row -> num(row[4], n -> n == k || n == k2 || n == 3)));
-                case 5 -> pool.add(new Atom("n BETWEEN " + k + " AND " + k2, row -> num(row[4], n -> n >= k && n <= k2)));
+                case 5 -> pool.add(new Atom("n BETWEEN " + k + " AND " + k2,
+                        row -> num(row[4], n -> n >= k && n <= k2)));
                 case 6 -> pool.add(new Atom("`host` = '" + h + "'", row -> row[3] == null ? null : row[3].equals(h)));
                 // costly tests, shared by the rules that use them
                 case 7 -> pool.add(new Atom("LOWER(" + name + ") LIKE '%" + w.toLowerCase(Locale.ROOT) + "%'",
                         row -> str(row[col], s -> s.toLowerCase(Locale.ROOT).contains(w.toLowerCase(Locale.ROOT)))));
-                case 8 -> pool.add(new Atom("CHAR_LENGTH(" + name + ") > " + k, row -> str(row[col], s -> s.length() > k)));
+                case 8 -> pool.add(new Atom("CHAR_LENGTH(" + name + ") > " + k,
+                        row -> str(row[col], s -> s.length() > k)));
                 default -> pool.add(r.nextBoolean() ? new Atom("`host` IS NULL", row -> row[3] == null)
                         : new Atom("`host` LIKE 'web-%'", row -> str(row[3], s -> s.startsWith("web-"))));
             }
@@ -271,7 +273,8 @@ class RuleSetSqlTest {
                 .plan("t", "SET 'table.optimizer.projection-pushdown.enabled' = 'false';\n" + script).graph().explain();
         assertFalse(off.contains("decodes="), off);
         String all = (table("none") + sink("c", "id INT, url VARCHAR, ua VARCHAR, `host` VARCHAR, n INT, pad INT, "
-                + "extra ROW<a INT, b VARCHAR>") + "INSERT INTO c SELECT * FROM logs;\n").replace("${RUN}", "plan-only");
+                + "extra ROW<a INT, b VARCHAR>") + "INSERT INTO c SELECT * FROM logs;\n")
+                .replace("${RUN}", "plan-only");
         assertFalse(new ScriptPlanner(PlannerContext.defaults()).plan("t", all).graph().explain().contains("decodes="));
     }
 }

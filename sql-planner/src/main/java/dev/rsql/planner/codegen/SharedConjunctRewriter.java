@@ -209,6 +209,7 @@ final class SharedConjunctRewriter {
         // one name per conjunct: calls are told apart by their digest, which shows operator and operands only
         return GeneratedCallOperator.of("SHARED[" + setName + "#" + index + "]", (translator, call, operands) ->
                 Expressions.call(Expressions.call(SharedConjuncts.class, "named", Expressions.constant(setName)),
-                        "test", Expressions.parameter(Object[].class, CalcCompiler.INPUT), Expressions.constant(index)));
+                        "test", Expressions.parameter(Object[].class, CalcCompiler.INPUT),
+                        Expressions.constant(index)));
     }
 }

@@ -37,7 +37,7 @@ public final class SharedConjuncts {
         this.scratch = new PerThread<>(Scratch::new);
     }
 
-    /** Registers the {@code count} conjuncts of a set under {@code name}, evaluated by {@code evaluators}' instances. */
+    /** Registers a set of {@code count} conjuncts under {@code name}, evaluated by {@code evaluators}' instances. */
     public static void register(String name, int count, Supplier<Evaluator> evaluators) {
         REGISTERED.put(name, new SharedConjuncts(count, evaluators));
     }
