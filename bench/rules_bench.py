@@ -4,12 +4,16 @@ log stream, blackhole sinks) and of a generated set ten times larger (rules400: 
 string constants changed, so the kinds of tests are the same), on one worker thread.
 
 Usage: bench/rules_bench.py --logs FILE [--homes before=/path,after=/path] [--reps 2] [--lines N] [--rules 40,400]
+                             [--settings 'off=table.optimizer.shared-predicates.enabled=false;...'] [--common COND]
 
 FILE is a JSON-lines log file of bench.gen.LogGen (peers/rsql-vs-flink/setup.sh writes one); its first N lines are
 used. Each home is an rsql installation (bin/, lib/, conf/; default: this checkout); runs are interleaved
 (home a, home b, home a, ...) so that a busy machine slows each alike. Printed per run: lines/s between the first
 record read and the job's end (from the job's log), the CPU seconds of the JVM (user+sys) and JVM start to first
-record read. On a shared machine compare the homes by ratio within one invocation.
+record read. On a shared machine compare the homes by ratio within one invocation. --settings adds variants of each
+home: the script with SET statements in front (name=key=value;key=value, variants separated by commas), also
+interleaved, e.g. the filter optimizer's switches off. --common COND puts COND before every rule's condition
+(WHERE COND AND (...)): a test all rules share, e.g. "LOWER(user_agent) NOT LIKE '%healthcheck%'".
 """
 import argparse
 import os
@@ -25,7 +29,7 @@ from benchutil import ROOT, WORK
 RULES40 = os.path.join(ROOT, '..', '..', 'shared', 'peers', 'flink', 'queries', 'rules40.sql')
 
 
-def rules_sql(source, copies):
+def rules_sql(source, copies, common=None):
     """The rules40 script with every rule INSERT repeated `copies` times; copy k > 0 has its string constants
     changed (a suffix k) and its own sink, so it tests the same kinds of predicates on different literals."""
     text = open(source).read()
@@ -44,6 +48,9 @@ def rules_sql(source, copies):
                 select, _, where = ins.partition('WHERE')
                 where = re.sub(r"'((?:[^']|'')*)'", lambda m: "'" + vary(m.group(1), k) + "'", where)
                 ins = select + 'WHERE' + where
+            if common:
+                select, _, where = ins.partition('WHERE')
+                ins = select + 'WHERE ' + common + ' AND (' + where.strip().rstrip(';') + ');'
             out.append(ins + '\n')
     return ''.join(out)
 
@@ -85,6 +92,8 @@ def main():
     ap.add_argument('--homes', default='this=' + ROOT)
     ap.add_argument('--rules', default='40,400')
     ap.add_argument('--reps', type=int, default=2)
+    ap.add_argument('--settings', default='')
+    ap.add_argument('--common')
     a = ap.parse_args()
     os.makedirs(WORK, exist_ok=True)
     logs = os.path.join(WORK, 'logs_%d.json' % a.lines)
@@ -95,14 +104,20 @@ def main():
                     break
                 dst.write(line)
     homes = [h.split('=', 1) for h in a.homes.split(',')]
+    variants = [('', '')] + [(v.split('=', 1)[0], ''.join("SET '%s' = '%s';\n" % tuple(kv.split('=', 1))
+                                                        for kv in v.split('=', 1)[1].split(';')))
+                             for v in a.settings.split(',') if v]
     for n in [int(x) for x in a.rules.split(',')]:
-        script = os.path.join(WORK, 'rules%d.sql' % n)
-        with open(script, 'w') as f:
-            f.write(rules_sql(RULES40, n // 40))
+        scripts = {}
+        for vname, sets in variants:
+            scripts[vname] = os.path.join(WORK, 'rules%d%s.sql' % (n, '-' + vname if vname else ''))
+            with open(scripts[vname], 'w') as f:
+                f.write(sets + rules_sql(RULES40, n // 40, a.common))
         for rep in range(a.reps):
-            for name, home in homes:
-                rate, cpu, startup = run(home, script, logs)
-                print('rules%-4d %-8s rep %d: %8.0f lines/s  %6.1f CPU s  start-up %.2f s'
+            for (hname, home), (vname, _) in [(h, v) for h in homes for v in variants]:
+                name = hname + ('/' + vname if vname else '')
+                rate, cpu, startup = run(home, scripts[vname], logs)
+                print('rules%-4d %-12s rep %d: %8.0f lines/s  %6.1f CPU s  start-up %.2f s'
                       % (n, name, rep, rate, cpu, startup), flush=True)
 
 

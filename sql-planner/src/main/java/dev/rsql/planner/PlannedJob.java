@@ -8,8 +8,9 @@ import java.util.List;
 /**
  * The result of planning a script: the graph to run, the catalog it was built from, the Java source generated for its
  * calc nodes (null when it has none), and the optimised relational plan and the physical plan with its changelog of
- * each INSERT (for EXPLAIN), and the warnings of planning (table options that have no effect), one line each.
+ * each INSERT (for EXPLAIN), the warnings of planning (table options that have no effect), one line each, and the
+ * conjuncts evaluated once per row for several INSERTs over a source (for EXPLAIN), one line each.
  */
 public record PlannedJob(JobGraph graph, ScriptCatalog catalog, String generatedSource, List<String> relationalPlans,
-                         List<String> physicalPlans, List<String> warnings) {
+                         List<String> physicalPlans, List<String> warnings, List<String> sharedPredicates) {
 }

@@ -74,6 +74,10 @@ public final class ScriptPlanner {
     private static final String STORED_PREFIX = "$stored$";
     /** SET or conf/ setting: false tests each constant LIKE / REGEXP on its own instead of per column together. */
     static final String MULTI_PATTERN = "table.optimizer.multi-pattern.enabled";
+    /** SET or conf/ setting: false evaluates a costly conjunct several INSERTs over a source test once per INSERT. */
+    static final String SHARED_PREDICATES = "table.optimizer.shared-predicates.enabled";
+    /** SET or conf/ setting: false decodes every column of a source, also those no query reads. */
+    static final String PROJECTION_PUSHDOWN = "table.optimizer.projection-pushdown.enabled";
 
     private final PlannerContext context;
     /** Options of the sink table a bare SELECT writes to; null: a {@code print} sink (see {@link PrintedSelect}). */
@@ -191,7 +195,8 @@ public final class ScriptPlanner {
             List<String> warnings = new ConnectorValidation(jobName, new Options(allSettings()),
                     context.classLoader(), catalog).validate(graph);
             compile();
-            return new PlannedJob(graph, catalog, compiler.source(), relPlans, physicalPlans, warnings);
+            return new PlannedJob(graph, catalog, compiler.source(), relPlans, physicalPlans, warnings,
+                    compiler.sharedPredicates());
         }
 
         /** Translates the INSERTs of the script into the graph; returns their physical plans. */
@@ -212,9 +217,11 @@ public final class ScriptPlanner {
         private GraphTranslator translator(GraphBuilder builder) {
             if (translator == null) {
                 compiler = new CalcCompiler(session.typeFactory(), session.conformance(), context.classLoader())
-                        .timeZone(jobTimeZone()).multiPattern(!"false".equalsIgnoreCase(setting(MULTI_PATTERN)));
+                        .timeZone(jobTimeZone()).multiPattern(!"false".equalsIgnoreCase(setting(MULTI_PATTERN)))
+                        .sharedPredicates(!"false".equalsIgnoreCase(setting(SHARED_PREDICATES)));
                 translator = new GraphTranslator(builder, compiler, this::sourceSettings,
-                        new ChangelogSinks(context.classLoader())).bindTables(t -> boundTables.get(t.name()));
+                        new ChangelogSinks(context.classLoader())).bindTables(t -> boundTables.get(t.name()))
+                        .projectionPushdown(!"false".equalsIgnoreCase(setting(PROJECTION_PUSHDOWN)));
             }
             return translator;
         }

@@ -20,11 +20,18 @@ public final class DefaultConnectorContext implements ConnectorContext {
     private final TableDescriptor table;
     private final JobInfo job;
     private final FormatRegistry formats;
+    private final int[] fieldsRead;
 
     public DefaultConnectorContext(TableDescriptor table, JobInfo job, FormatRegistry formats) {
+        this(table, job, formats, null);
+    }
+
+    /** @param fieldsRead the table's fields the job reads ({@link dev.rsql.runtime.graph.SourceFields}), null: all */
+    public DefaultConnectorContext(TableDescriptor table, JobInfo job, FormatRegistry formats, int[] fieldsRead) {
         this.table = table;
         this.job = job;
         this.formats = formats;
+        this.fieldsRead = fieldsRead;
     }
 
     @Override
@@ -42,7 +49,7 @@ public final class DefaultConnectorContext implements ConnectorContext {
         String name = formatName(defaultFormat);
         FormatFactory f = format(name);
         RowDecoder decoder = f.createDecoder(new FormatContext(table.name(), payloadFields, targetPositions, targetArity,
-                formatOptions(name)));
+                formatOptions(name), fieldsRead));
         return new GuardedRowDecoder(decoder, GuardedRowDecoder.maxRecordBytes(table.options()));
     }
 
@@ -58,7 +65,7 @@ public final class DefaultConnectorContext implements ConnectorContext {
                                     int[] targetPositions, int targetArity) {
         String name = table.options().getOrDefault(defaultFormat, formatKey);
         RowDecoder decoder = format(name, formatKey).createDecoder(new FormatContext(table.name(), payloadFields,
-                targetPositions, targetArity, prefixedFormatOptions(formatKey, name)));
+                targetPositions, targetArity, prefixedFormatOptions(formatKey, name), fieldsRead));
         return new GuardedRowDecoder(decoder, GuardedRowDecoder.maxRecordBytes(table.options()));
     }
 

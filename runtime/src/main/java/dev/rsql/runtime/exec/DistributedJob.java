@@ -15,6 +15,7 @@ import dev.rsql.runtime.graph.ExchangeNode;
 import dev.rsql.runtime.graph.GraphNode;
 import dev.rsql.runtime.graph.JobGraph;
 import dev.rsql.runtime.graph.SinkNode;
+import dev.rsql.runtime.graph.SourceFields;
 import dev.rsql.runtime.graph.SourceNode;
 import dev.rsql.runtime.rocketmq.RocketMqNames;
 import dev.rsql.runtime.state.KeyedStateBackend;
@@ -116,7 +117,8 @@ final class DistributedJob extends AbstractJob {
             dimensionTables.preload(graph);
             for (SourceNode node : graph.sources()) {
                 ConnectorFactory f = engine.connectors().get(node.table().connector());
-                Source source = f.createSource(new DefaultConnectorContext(node.table(), jobInfo, engine.formats()));
+                Source source = f.createSource(new DefaultConnectorContext(node.table(), jobInfo, engine.formats(),
+                        SourceFields.read(graph, node)));
                 if (source.isBounded()) {
                     throw new ConfigException("job " + graph.name() + " runs distributed, but table "
                             + node.table().name() + " is bounded (" + node.table().connector()

@@ -13,6 +13,7 @@ import dev.rsql.runtime.graph.ExchangeNode;
 import dev.rsql.runtime.graph.GraphNode;
 import dev.rsql.runtime.graph.JobGraph;
 import dev.rsql.runtime.graph.SinkNode;
+import dev.rsql.runtime.graph.SourceFields;
 import dev.rsql.runtime.graph.SourceNode;
 import dev.rsql.runtime.state.KeyedStateBackend;
 import dev.rsql.runtime.state.rocksdb.RocksDbStateBackend;
@@ -100,7 +101,8 @@ public final class JobInstance extends AbstractJob {
             dimensionTables.preload(graph);
             for (SourceNode node : graph.sources()) {
                 ConnectorFactory f = engine.connectors().get(node.table().connector());
-                sources.put(node, f.createSource(new DefaultConnectorContext(node.table(), jobInfo, engine.formats())));
+                sources.put(node, f.createSource(new DefaultConnectorContext(node.table(), jobInfo, engine.formats(),
+                        SourceFields.read(graph, node))));
             }
             StateIdentity identity = StateIdentity.of(graph, sources);
             if (restored != null) {

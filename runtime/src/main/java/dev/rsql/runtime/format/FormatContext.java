@@ -3,6 +3,8 @@ package dev.rsql.runtime.format;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.types.RowType;
 
+import java.util.BitSet;
+
 /**
  * What a format needs to know: the fields it decodes or encodes, where decoded fields go in the rows the
  * connector builds (payload fields may be interleaved with metadata columns), and its options.
@@ -18,8 +20,15 @@ public final class FormatContext {
     private final int[] targetPositions;
     private final int targetArity;
     private final Options options;
+    private final BitSet targetsRead;
 
     public FormatContext(String tableName, RowType rowType, int[] targetPositions, int targetArity, Options options) {
+        this(tableName, rowType, targetPositions, targetArity, options, null);
+    }
+
+    /** @param targetsRead the row positions the job reads (a decoder may leave the others NULL), or null for all */
+    public FormatContext(String tableName, RowType rowType, int[] targetPositions, int targetArity, Options options,
+                         int[] targetsRead) {
         if (targetPositions.length != rowType.size()) {
             throw new IllegalArgumentException("one target position per field expected");
         }
@@ -28,6 +37,14 @@ public final class FormatContext {
         this.targetPositions = targetPositions.clone();
         this.targetArity = targetArity;
         this.options = options;
+        if (targetsRead == null) {
+            this.targetsRead = null;
+        } else {
+            this.targetsRead = new BitSet();
+            for (int t : targetsRead) {
+                this.targetsRead.set(t);
+            }
+        }
     }
 
     /** A context whose rows hold exactly the given fields. */
@@ -55,6 +72,14 @@ public final class FormatContext {
     /** For decoders: the length of the row arrays to create. */
     public int targetArity() {
         return targetArity;
+    }
+
+    /**
+     * For decoders: false when no query of the job reads field i of {@link #rowType()}, so it may be skipped
+     * without decoding (it stays NULL). Decoding it anyway is correct too.
+     */
+    public boolean isRead(int field) {
+        return targetsRead == null || targetsRead.get(targetPositions[field]);
     }
 
     public Options options() {

@@ -20,10 +20,18 @@ public final class CalcNode extends GraphNode {
     private final String description;
     private final boolean splitsUpdates;
     private final int[] updateKey;
+    private final int[] fieldsRead;
 
     public CalcNode(String id, GraphNode input, RowType outputType, Supplier<? extends CalcFunction> functionFactory,
                     String description, boolean splitsUpdates, int[] updateKey) {
+        this(id, input, outputType, functionFactory, description, splitsUpdates, updateKey, null);
+    }
+
+    /** @param fieldsRead the input fields the function reads, or null when unknown (any field may be read) */
+    public CalcNode(String id, GraphNode input, RowType outputType, Supplier<? extends CalcFunction> functionFactory,
+                    String description, boolean splitsUpdates, int[] updateKey, int[] fieldsRead) {
         super(id, List.of(input), outputType);
+        this.fieldsRead = fieldsRead == null ? null : fieldsRead.clone();
         this.functionFactory = Objects.requireNonNull(functionFactory);
         this.description = description;
         this.splitsUpdates = splitsUpdates;
@@ -47,6 +55,11 @@ public final class CalcNode extends GraphNode {
     /** Input fields the -U and +U of one update share; empty when unknown. */
     public int[] updateKey() {
         return updateKey.clone();
+    }
+
+    /** The input fields the function reads, or null when unknown. */
+    public int[] fieldsRead() {
+        return fieldsRead == null ? null : fieldsRead.clone();
     }
 
     @Override

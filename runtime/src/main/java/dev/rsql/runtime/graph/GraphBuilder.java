@@ -143,8 +143,18 @@ public final class GraphBuilder {
          */
         public Stream calc(RowType outputType, Supplier<? extends CalcFunction> function, String description,
                            boolean splitsUpdates, int[] updateKey) {
+            return calc(outputType, function, description, splitsUpdates, updateKey, null);
+        }
+
+        /**
+         * As above, for a function that reads only {@code fieldsRead} of its input (null: any field): a source
+         * whose consumers all say so need not decode the other fields ({@link SourceFields}).
+         */
+        public Stream calc(RowType outputType, Supplier<? extends CalcFunction> function, String description,
+                           boolean splitsUpdates, int[] updateKey, int[] fieldsRead) {
             String id = uniqueId("calc-" + digest(node.id() + "|" + description + "|" + outputType));
-            return new Stream(new CalcNode(id, node, outputType, function, description, splitsUpdates, updateKey));
+            return new Stream(new CalcNode(id, node, outputType, function, description, splitsUpdates, updateKey,
+                    fieldsRead));
         }
 
         /**

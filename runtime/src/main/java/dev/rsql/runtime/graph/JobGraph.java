@@ -99,6 +99,9 @@ public final class JobGraph {
         int idWidth = nodes.stream().mapToInt(n -> n.id().length()).max().orElse(0);
         for (GraphNode n : nodes) {
             sb.append(String.format("  %-" + idWidth + "s  %-6s %s", n.id(), n.kind(), n.describe()));
+            if (n instanceof SourceNode) {
+                sb.append(SourceFields.describe(this, (SourceNode) n));
+            }
             if (!n.inputs().isEmpty()) {
                 sb.append("  <- ").append(n.inputs().stream().map(GraphNode::id).collect(Collectors.joining(", ")));
             }

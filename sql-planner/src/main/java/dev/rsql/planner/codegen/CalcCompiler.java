@@ -2,6 +2,7 @@ package dev.rsql.planner.codegen;
 
 import dev.rsql.planner.PlanningException;
 import dev.rsql.planner.functions.FunctionMembers;
+import dev.rsql.planner.functions.SharedConjuncts;
 import dev.rsql.runtime.graph.CalcFunction;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.JavaRowFormat;
@@ -29,7 +30,9 @@ import java.lang.reflect.Constructor;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TimeZone;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -43,6 +46,8 @@ public final class CalcCompiler {
 
     private static final String PACKAGE = CalcFunction.GENERATED_PACKAGE;
     private static final AtomicInteger UNITS = new AtomicInteger();
+    /** The name of the row parameter of a generated calc's {@code apply} and a shared conjunct evaluator's test. */
+    static final String INPUT = "in";
 
     private final JavaTypeFactory typeFactory;
     private final RexBuilder rexBuilder;
@@ -54,6 +59,14 @@ public final class CalcCompiler {
     private String source;
     private String timeZone = "UTC";
     private PatternSetRewriter patternSets = new PatternSetRewriter(unitName);
+    private SharedConjunctRewriter sharedConjuncts = new SharedConjunctRewriter(unitName);
+    /** Calc programs added since the last compile; those with shared conjuncts are generated again then. */
+    private final List<PendingProgram> programs = new ArrayList<>();
+    private List<String> sharedDescription = List.of();
+    private final Map<String, String> evaluatorClasses = new HashMap<>();
+
+    private record PendingProgram(int classIndex, String name, RexProgram program, String source) {
+    }
 
     public CalcCompiler(JavaTypeFactory typeFactory, SqlConformance conformance, ClassLoader classLoader) {
         this.typeFactory = typeFactory;
@@ -79,6 +92,15 @@ public final class CalcCompiler {
     }
 
     /**
+     * Whether costly conjuncts that several calcs over one source test are evaluated once per row for all of them
+     * ({@link dev.rsql.planner.functions.SharedConjuncts}, default true). Set before the first {@link #add}.
+     */
+    public CalcCompiler sharedPredicates(boolean enabled) {
+        this.sharedConjuncts = enabled ? new SharedConjunctRewriter(unitName) : null;
+        return this;
+    }
+
+    /**
      * Adds a class generated elsewhere (e.g. a table function invoker) to the job's compilation unit; the generator
      * receives the class's simple name. The returned factory creates instances (public no-argument constructor) once
      * {@link #compile()} has run.
@@ -94,18 +116,91 @@ public final class CalcCompiler {
 
     /** Adds a program; the returned factory works once {@link #compile()} has run. */
     public Supplier<CalcFunction> add(RexProgram program) {
+        return add(program, null);
+    }
+
+    /**
+     * Adds a program over the rows of source table {@code source} as they are read (null: over other rows); costly
+     * conjuncts it shares with other calcs over the same source are evaluated once per row.
+     */
+    public Supplier<CalcFunction> add(RexProgram program, String source) {
         String name = "Calc" + classes.size();
         RexProgram rewritten = patternSets == null ? program : patternSets.rewrite(program, rexBuilder);
-        rewritten = ConstantLikeRewriter.rewrite(rewritten, rexBuilder);
-        rewritten = CheckedCastRewriter.rewrite(TimestampCastRewriter.rewrite(rewritten, rexBuilder), rexBuilder);
-        classes.add(generate(name, rewritten));
+        programs.add(new PendingProgram(classes.size(), name, rewritten, source));
+        // generated now, so that an expression that cannot be generated fails at its INSERT
+        classes.add(generate(name, lowered(rewritten)));
         CompiledCalc calc = new CompiledCalc(PACKAGE + "." + unitName + "$" + name);
         pending.add(calc);
         return calc;
     }
 
+    /** The program after the per-row rewrites that do not depend on other calcs. */
+    private RexProgram lowered(RexProgram program) {
+        RexProgram p = ConstantLikeRewriter.rewrite(program, rexBuilder);
+        return CheckedCastRewriter.rewrite(TimestampCastRewriter.rewrite(p, rexBuilder), rexBuilder);
+    }
+
+    /**
+     * Generates again the calcs added since the last compile that test shared conjuncts, and generates the
+     * evaluators of those conjuncts; returns the sets of shared conjuncts.
+     */
+    private List<SharedConjunctRewriter.Shared> generateShared() {
+        List<SharedConjunctRewriter.Shared> sets = List.of();
+        if (sharedConjuncts != null) {
+            sharedConjuncts.plan(programs.stream().map(PendingProgram::program).toList(),
+                    programs.stream().map(PendingProgram::source).toList());
+            sets = sharedConjuncts.sets();
+            sharedDescription = sharedConjuncts.describe();
+        }
+        for (PendingProgram p : programs) {
+            RexProgram program = sharedConjuncts == null ? p.program()
+                    : sharedConjuncts.rewrite(p.program(), p.source(), rexBuilder);
+            if (program != p.program()) {
+                classes.set(p.classIndex(), generate(p.name(), lowered(program)));
+            }
+        }
+        programs.clear();
+        for (SharedConjunctRewriter.Shared set : sets) {
+            String name = "Shared" + classes.size();
+            classes.add(generateEvaluator(name, set));
+            evaluatorClasses.put(set.setName(), PACKAGE + "." + unitName + "$" + name);
+        }
+        return sets;
+    }
+
+    /** A {@link SharedConjuncts.Evaluator} of the set's conjuncts: {@code test(in, k)} evaluates conjunct k. */
+    private ClassDeclaration generateEvaluator(String name, SharedConjunctRewriter.Shared set) {
+        ParameterExpression in = Expressions.parameter(Object[].class, INPUT);
+        ParameterExpression k = Expressions.parameter(int.class, "k");
+        List<MemberDeclaration> members = new ArrayList<>();
+        members.add(Expressions.fieldDecl(Modifier.PRIVATE | Modifier.FINAL, DataContext.ROOT,
+                Expressions.new_(StreamDataContext.class, Expressions.call(TimeZone.class, "getTimeZone",
+                        Expressions.constant(timeZone)))));
+        BlockBuilder dispatch = new BlockBuilder();
+        RelDataType none = typeFactory.builder().build();
+        for (int i = 0; i < set.conjuncts().size(); i++) {
+            RexProgram program = lowered(RexProgram.create(set.inputType(), List.of(), set.conjuncts().get(i), none,
+                    rexBuilder));
+            BlockBuilder body = new BlockBuilder();
+            Expression condition = RexToLixTranslator.translateCondition(program, typeFactory, body,
+                    new RowInputGetter(in, program.getInputRowType(), typeFactory), null, conformance);
+            body.add(Expressions.return_(null, condition));
+            dispatch.add(Expressions.ifThen(Expressions.equal(k, Expressions.constant(i)), body.toBlock()));
+        }
+        dispatch.add(Expressions.throw_(Expressions.new_(IllegalArgumentException.class)));
+        members.add(Expressions.methodDecl(Modifier.PUBLIC, boolean.class, "test", List.of(in, k),
+                dispatch.toBlock()));
+        return Expressions.classDecl(Modifier.PUBLIC | Modifier.STATIC | Modifier.FINAL, name, null,
+                List.of(SharedConjuncts.Evaluator.class), members);
+    }
+
+    /** For EXPLAIN: the conjuncts evaluated once per row for several calcs, one line each (empty when none). */
+    public List<String> sharedPredicates() {
+        return sharedDescription;
+    }
+
     private ClassDeclaration generate(String name, RexProgram program) {
-        ParameterExpression in = Expressions.parameter(Object[].class, "in");
+        ParameterExpression in = Expressions.parameter(Object[].class, INPUT);
         RowInputGetter inputs = new RowInputGetter(in, program.getInputRowType(), typeFactory);
         BlockBuilder body = new BlockBuilder();
         if (program.getCondition() != null) {
@@ -149,6 +244,7 @@ public final class CalcCompiler {
         if (pending.isEmpty()) {
             return;
         }
+        List<SharedConjunctRewriter.Shared> shared = generateShared();
         ClassDeclaration unit = Expressions.classDecl(Modifier.PUBLIC | Modifier.FINAL, unitName, null, List.of(),
                 new ArrayList<>(classes));
         // Hoists per-row constant work (new LikeFunction(), calls on literals) into static final fields.
@@ -164,6 +260,12 @@ public final class CalcCompiler {
         }
         if (patternSets != null) {
             patternSets.register();
+        }
+        for (SharedConjunctRewriter.Shared set : shared) {
+            CompiledCalc evaluator = new CompiledCalc(evaluatorClasses.get(set.setName()));
+            evaluator.load(compiler.getClassLoader());
+            SharedConjuncts.register(set.setName(), set.conjuncts().size(),
+                    () -> (SharedConjuncts.Evaluator) evaluator.instance());
         }
         for (CompiledCalc calc : pending) {
             calc.load(compiler.getClassLoader());

@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.regex.Pattern;
 
 /**
@@ -27,15 +26,11 @@ import java.util.regex.Pattern;
 public final class PatternSet {
 
     private static final Map<String, PatternSet> REGISTERED = new ConcurrentHashMap<>();
-    private static final AtomicReferenceFieldUpdater<PatternSet, Scratch> FIRST =
-            AtomicReferenceFieldUpdater.newUpdater(PatternSet.class, Scratch.class, "first");
 
     private final List<Member> members;
     private final LiteralScanner scanner;
     private final int literalCount;
-    /** The scratch of the first thread to use the set: most jobs test a column on one thread only. */
-    private volatile Scratch first;
-    private final ThreadLocal<Scratch> others;
+    private final PerThread<Scratch> scratch;
 
     /** One pattern: its own matcher, and the literal ids of which one must occur (null: no prefilter). */
     private record Member(LikeMatcher like, Pattern regex, int[] literals, boolean decidedByLiterals) {
@@ -45,7 +40,7 @@ public final class PatternSet {
         this.members = members;
         this.scanner = scanner;
         this.literalCount = literalCount;
-        this.others = ThreadLocal.withInitial(this::newScratch);
+        this.scratch = new PerThread<>(Scratch::new);
     }
 
     /** The set registered under {@code name} (called once per generated class, from its static initializer). */
@@ -60,7 +55,7 @@ public final class PatternSet {
 
     /** True when {@code s} matches pattern {@code index} (in the order the patterns were added). */
     public boolean matches(String s, int index) {
-        Scratch scratch = scratch();
+        Scratch scratch = this.scratch.get();
         if (scratch.input != s) {
             scratch.load(s);
         }
@@ -96,38 +91,14 @@ public final class PatternSet {
         return m.like != null ? m.like.matches(s) : m.regex.matcher(s).find();
     }
 
-    private Scratch scratch() {
-        Scratch s = first;
-        Thread t = Thread.currentThread();
-        if (s != null && s.thread == t) {
-            return s;
-        }
-        if (s == null) {
-            Scratch mine = newScratch();
-            if (FIRST.compareAndSet(this, null, mine)) {
-                return mine;
-            }
-        }
-        return others.get();
-    }
-
-    private Scratch newScratch() {
-        return new Scratch(Thread.currentThread());
-    }
-
     /** One thread's results for the last string it tested. */
     private final class Scratch {
-        final Thread thread;
         final int[] seen = new int[literalCount];
         final int[] decided = new int[members.size()];
         final boolean[] results = new boolean[members.size()];
         String input;
         int stamp;
         boolean scanned;
-
-        Scratch(Thread thread) {
-            this.thread = thread;
-        }
 
         void load(String s) {
             input = s;

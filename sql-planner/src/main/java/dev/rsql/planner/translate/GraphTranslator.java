@@ -44,10 +44,12 @@ import dev.rsql.runtime.graph.ErrorPolicy;
 import dev.rsql.runtime.graph.GraphBuilder;
 import dev.rsql.runtime.graph.JoinNode;
 import dev.rsql.runtime.graph.OverAggregateNode;
+import dev.rsql.runtime.graph.SourceNode;
 import dev.rsql.runtime.graph.WindowSpec;
 import dev.rsql.runtime.table.TableDescriptor;
 import dev.rsql.runtime.types.DataType;
 import dev.rsql.runtime.types.RowType;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Calc;
@@ -59,6 +61,7 @@ import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexLocalRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexProgramBuilder;
@@ -90,6 +93,7 @@ public final class GraphTranslator {
     private final Predicate<TableDescriptor> sinkWritesChangelog;
     /** Tables whose rows are an existing graph node's (a Java DSL stream): the node, or null for a connector table. */
     private Function<TableDescriptor, GraphBuilder.Stream> boundTables = t -> null;
+    private boolean projectionPushdown = true;
 
     /** @param sinkWritesChangelog whether a table without a primary key can be written updates and deletes */
     public GraphTranslator(GraphBuilder builder, CalcCompiler compiler,
@@ -104,6 +108,15 @@ public final class GraphTranslator {
     /** Scans of the tables {@code bound} knows read that graph node instead of a source (embedded planning). */
     public GraphTranslator bindTables(Function<TableDescriptor, GraphBuilder.Stream> bound) {
         this.boundTables = bound;
+        return this;
+    }
+
+    /**
+     * Whether calcs name the input fields they read (default true), so that a source all of whose consumers are
+     * such calcs decodes only those fields ({@link dev.rsql.runtime.graph.SourceFields}).
+     */
+    public GraphTranslator projectionPushdown(boolean enabled) {
+        this.projectionPushdown = enabled;
         return this;
     }
 
@@ -197,9 +210,31 @@ public final class GraphTranslator {
             GraphBuilder.Stream input = translate(calc.getInput());
             boolean splitsUpdates = calc.hasCondition() && plan.mode(calc.getInput()).hasUpdateBefore();
             List<ImmutableBitSet> keys = plan.changelog(calc.getInput()).upsertKeys();
-            return input.calc(TypeConverter.toRowType(calc.getRowType()), compiler.add(calc.getProgram()),
+            return input.calc(TypeConverter.toRowType(calc.getRowType()),
+                    compiler.add(calc.getProgram(), sourceRows(calc.getInput(), input)),
                     RexFormatter.describe(calc.getProgram()), splitsUpdates,
-                    keys.isEmpty() ? new int[0] : keys.get(0).toArray());
+                    keys.isEmpty() ? new int[0] : keys.get(0).toArray(), fieldsRead(calc.getProgram()));
+        }
+
+        /** The name of the source table whose rows as read {@code input} is, else null (for shared conjuncts). */
+        private String sourceRows(RelNode input, GraphBuilder.Stream stream) {
+            return input instanceof StreamPhysicalTableSourceScan && stream.node() instanceof SourceNode
+                    ? ((SourceNode) stream.node()).table().name() : null;
+        }
+
+        /** The input fields the program's condition and projections use, or null when not told to sources. */
+        private int[] fieldsRead(RexProgram program) {
+            if (!projectionPushdown) {
+                return null;
+            }
+            List<RexNode> used = new ArrayList<>();
+            for (RexLocalRef ref : program.getProjectList()) {
+                used.add(program.expandLocalRef(ref));
+            }
+            if (program.getCondition() != null) {
+                used.add(program.expandLocalRef(program.getCondition()));
+            }
+            return RelOptUtil.InputFinder.bits(used, null).toArray();
         }
 
         @Override

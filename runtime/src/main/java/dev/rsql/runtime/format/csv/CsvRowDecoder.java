@@ -27,6 +27,8 @@ final class CsvRowDecoder implements RowDecoder {
     private final JsonValueParser[] nested;
     private final int[] positions;
     private final int arity;
+    /** Fields some query reads; the others are split off but not converted, and stay NULL. */
+    private final boolean[] read;
     // Scratch state of the record being parsed.
     private final String[] fields;
     private final boolean[] quoted;
@@ -49,6 +51,10 @@ final class CsvRowDecoder implements RowDecoder {
         }
         positions = ctx.targetPositions();
         arity = ctx.targetArity();
+        read = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            read[i] = ctx.isRead(i);
+        }
         fields = new String[n];
         quoted = new boolean[n];
     }
@@ -158,7 +164,9 @@ final class CsvRowDecoder implements RowDecoder {
         Object[] row = new Object[arity];
         int n = Math.min(count, fields.length);
         for (int f = 0; f < n; f++) {
-            row[positions[f]] = convert(f, fields[f], quoted[f]);
+            if (read[f]) {
+                row[positions[f]] = convert(f, fields[f], quoted[f]);
+            }
         }
         out.accept(row);
         return lineEnd;

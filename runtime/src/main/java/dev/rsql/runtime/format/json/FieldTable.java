@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.IntPredicate;
 
 /**
  * The declared fields of a JSON object (the record, or a nested ROW) and how JSON member names map to them: exact
@@ -38,6 +39,11 @@ final class FieldTable {
     private int stamp;
 
     FieldTable(List<String> names, List<DataType> types, boolean failOnMissing, JsonSyntax syntax) {
+        this(names, types, failOnMissing, syntax, i -> true);
+    }
+
+    /** @param read whether field i is decoded; the members of the others are skipped as undeclared ones are */
+    FieldTable(List<String> names, List<DataType> types, boolean failOnMissing, JsonSyntax syntax, IntPredicate read) {
         int n = names.size();
         this.syntax = syntax;
         this.names = names.toArray(new String[0]);
@@ -54,10 +60,14 @@ final class FieldTable {
         for (int i = 0; i < n; i++) {
             readers[i] = new ValueReader(types.get(i), failOnMissing, syntax);
             long h = Fnv.hashCode64(this.names[i]);
+            boolean decoded = read.test(i);
             if (get(h) == ABSENT) {
-                put(h, i);
+                put(h, decoded ? i : UNKNOWN);
             }
-            lowerCase.putIfAbsent(this.names[i].toLowerCase(Locale.ROOT), i);
+            if (!decoded) {
+                undeclared.put(h, this.names[i]);
+            }
+            lowerCase.putIfAbsent(this.names[i].toLowerCase(Locale.ROOT), decoded ? i : UNKNOWN);
         }
     }
 
@@ -143,7 +153,7 @@ final class FieldTable {
         int result = idx == null ? UNKNOWN : idx;
         if (size < MAX_CACHED) {
             put(hash, result);
-            if (idx == null) {
+            if (result == UNKNOWN) {
                 undeclared.put(hash, name);
             }
         }

@@ -16,7 +16,9 @@ import java.util.function.Consumer;
 /**
  * Decodes a JSON object into a row of the declared fields, streaming with fastjson2's {@link JSONReader} straight
  * into the row array. Members are matched by name (exact, then case-insensitive); others are skipped; a missing
- * member or JSON null gives NULL (option {@code fail-on-missing-field} makes a missing member an error).
+ * member or JSON null gives NULL (option {@code fail-on-missing-field} makes a missing member an error). Members of
+ * fields the job does not read ({@link FormatContext#isRead}) are skipped like undeclared ones: their values are
+ * checked only for JSON syntax, and the fields stay NULL.
  *
  * <p>With option {@code msgIsJsonArray} (rsqldb) or {@code array-of-rows}, a payload holding a JSON array of
  * objects gives one row per element.
@@ -37,7 +39,9 @@ final class JsonRowDecoder implements RowDecoder {
         RowType rowType = ctx.rowType();
         boolean failOnMissing = ctx.options().getBoolean(false, "fail-on-missing-field", "failOnMissingField");
         this.syntax = JsonSyntax.of(ctx.options());
-        this.fields = new FieldTable(rowType.names(), rowType.types(), failOnMissing, syntax);
+        // fields no query reads are skipped undecoded, unless each must be present
+        this.fields = new FieldTable(rowType.names(), rowType.types(), failOnMissing, syntax,
+                failOnMissing ? i -> true : ctx::isRead);
         this.positions = ctx.targetPositions();
         this.arity = ctx.targetArity();
         this.arrayOfRows = ctx.options().getBoolean(false, "array-of-rows", "msgIsJsonArray");
