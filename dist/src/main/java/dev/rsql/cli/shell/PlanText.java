@@ -2,8 +2,10 @@ package dev.rsql.cli.shell;
 
 import dev.rsql.planner.PlannedJob;
 
-/** What {@code rsql explain} and the shell's EXPLAIN print: the operator graph, each INSERT's physical plan,
- * then the predicates several INSERTs share. */
+/**
+ * What {@code rsql explain} and the shell's EXPLAIN print: the operator graph, each INSERT's physical plan, then the
+ * predicates several INSERTs share.
+ */
 public final class PlanText {
 
     private PlanText() {
