@@ -1,5 +1,6 @@
 package dev.rsql.cli;
 
+import dev.rsql.runtime.exec.StartupTrace;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -29,6 +30,8 @@ public final class RsqlCli {
     }
 
     public static void main(String[] args) {
+        StartupTrace.mark("main");
+        StartupWarmup.start();
         int code = new CommandLine(new RsqlCli()).execute(args);
         System.exit(code);
     }
