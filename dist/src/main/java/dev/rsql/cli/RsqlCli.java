@@ -32,7 +32,10 @@ public final class RsqlCli {
     public static void main(String[] args) {
         StartupTrace.mark("main");
         StartupWarmup.start();
-        int code = new CommandLine(new RsqlCli()).execute(args);
+        CommandLine commandLine = new CommandLine(new RsqlCli());
+        StartupTrace.mark("main: command line built");
+        StartupWarmup.awaitLogging();
+        int code = commandLine.execute(args);
         System.exit(code);
     }
 }
