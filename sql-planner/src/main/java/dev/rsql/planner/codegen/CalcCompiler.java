@@ -179,7 +179,9 @@ public final class CalcCompiler {
         try {
             SimpleCompiler compiler = new SimpleCompiler();
             compiler.cook("package " + PACKAGE + ";\n"
-                    + "public final class WarmUp { public Object[] apply(Object[] in) { return in.length > 0 ? in : null; } }");
+                    + "public final class WarmUp {\n"
+                    + "  public Object[] apply(Object[] in) { return in.length > 0 ? in : null; }\n"
+                    + "}\n");
         } catch (Exception e) {
             throw new IllegalStateException("the expression compiler does not work: " + e.getMessage(), e);
         }
