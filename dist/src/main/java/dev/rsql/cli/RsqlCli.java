@@ -1,5 +1,6 @@
 package dev.rsql.cli;
 
+import dev.rsql.runtime.exec.StartupTrace;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -29,7 +30,12 @@ public final class RsqlCli {
     }
 
     public static void main(String[] args) {
-        int code = new CommandLine(new RsqlCli()).execute(args);
+        StartupTrace.mark("main");
+        StartupWarmup.start();
+        CommandLine commandLine = new CommandLine(new RsqlCli());
+        StartupTrace.mark("main: command line built");
+        StartupWarmup.awaitLogging();
+        int code = commandLine.execute(args);
         System.exit(code);
     }
 }

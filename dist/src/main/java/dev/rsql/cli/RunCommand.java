@@ -12,6 +12,7 @@ import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.exec.EngineContext;
 import dev.rsql.runtime.exec.Job;
 import dev.rsql.runtime.exec.JobInstance;
+import dev.rsql.runtime.exec.StartupTrace;
 import dev.rsql.runtime.exec.StateConflictException;
 import dev.rsql.runtime.exec.restart.RestartingJob;
 import org.slf4j.Logger;
@@ -69,6 +70,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        StartupTrace.mark("run: command line parsed, logging configured");
         EngineHome home = cli.engineHome();
         ScriptArgument arg = ScriptArgument.resolve(home, script, name);
         Map<String, String> config = new LinkedHashMap<>(home.loadConfig());
@@ -79,6 +81,7 @@ final class RunCommand implements Callable<Integer> {
         Options options = new Options(config);
         ClassLoader classLoader = home.extClassLoader(getClass().getClassLoader());
         PlannedJob planned;
+        StartupTrace.mark("run: settings read");
         try {
             planned = new ScriptPlanner(new PlannerContext(options, classLoader, System::getenv)).plan(arg.jobName, arg.text);
         } catch (RuntimeException e) {
@@ -86,6 +89,7 @@ final class RunCommand implements Callable<Integer> {
             LOG.error("job={} cannot be planned: {}", arg.jobName, e.getMessage());
             return 2;
         }
+        StartupTrace.mark("run: planned");
         LOG.info("job={} planned from {}:\n{}", arg.jobName, arg.file, planned.graph().explain());
         planned.warnings().forEach(w -> LOG.warn("job={} {}", arg.jobName, w));
         EngineContext engine = new EngineContext(options, classLoader);
@@ -150,7 +154,9 @@ final class RunCommand implements Callable<Integer> {
     private static int runUntilEnd(String jobName, Job job, Thread hook, ScheduledExecutorService startingStatus,
                                    ProcessStop stop) {
         try {
+            StartupTrace.mark("run: starting the job");
             job.start();
+            StartupTrace.mark("run: job started");
         } catch (StateConflictException | ConfigException e) {
             if (e instanceof StateConflictException) {
                 // The job never ran; the status file may be that of the process holding the state.

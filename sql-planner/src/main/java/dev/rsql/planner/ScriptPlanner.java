@@ -24,6 +24,7 @@ import dev.rsql.planner.translate.SplitAggregateRule;
 import dev.rsql.planner.translate.StreamSettings;
 import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.config.Options;
+import dev.rsql.runtime.exec.StartupTrace;
 import dev.rsql.runtime.graph.EmitSpec;
 import dev.rsql.runtime.graph.ErrorPolicy;
 import dev.rsql.runtime.graph.GraphBuilder;
@@ -102,7 +103,9 @@ public final class ScriptPlanner {
 
     /** Parses, validates and translates a script; the graph is ready to run. */
     public PlannedJob plan(String jobName, String script) {
-        return new Planning(jobName).run(RsqlParser.parseScript(script));
+        List<SqlNode> statements = RsqlParser.parseScript(script);
+        StartupTrace.mark("planner: script parsed");
+        return new Planning(jobName).run(statements);
     }
 
     /** A planning run whose statements come one at a time and whose graph the caller builds ({@link EmbeddedPlanner}). */
@@ -189,12 +192,15 @@ public final class ScriptPlanner {
             if (inserts.isEmpty()) {
                 throw new PlanningException("the script has no INSERT INTO statement and no SELECT: nothing to run");
             }
+            StartupTrace.mark("planner: DDL done, " + inserts.size() + " INSERTs to plan");
             GraphBuilder builder = new GraphBuilder(jobName).parameters(new Options(parameters));
             List<String> physicalPlans = translateInserts(builder);
             JobGraph graph = builder.build();
             List<String> warnings = new ConnectorValidation(jobName, new Options(allSettings()),
                     context.classLoader(), catalog).validate(graph);
+            StartupTrace.mark("planner: connectors validated");
             compile();
+            StartupTrace.mark("planner: generated code compiled");
             return new PlannedJob(graph, catalog, compiler.source(), relPlans, physicalPlans, warnings,
                     compiler.sharedPredicates());
         }
@@ -208,6 +214,7 @@ public final class ScriptPlanner {
                 atStatement(insert.getParserPosition(), () -> physicalPlans.add(translator.translateInsert(
                         optimized(insert), insert.getParserPosition(), session.viewScopes(),
                         settings.withEmit(emitSpec(insert, settings))).explain()));
+                StartupTrace.mark("planner: INSERT " + physicalPlans.size() + " translated");
             }
             inserts.clear();
             return physicalPlans;
@@ -229,6 +236,7 @@ public final class ScriptPlanner {
         /** The INSERT validated, converted to relational algebra and optimised. */
         private RelNode optimized(SqlRichInsert insert) {
             RelNode converted = session.toRel(retarget(insert)).rel;
+            StartupTrace.mark("planner: INSERT validated and converted");
             session.viewScopes().addStatement(converted);
             RelNode rel = PlanOptimizer.optimize(SubQueryRewriter.rewrite(converted, session::queryPosition,
                     insert.getParserPosition()));
@@ -238,6 +246,7 @@ public final class ScriptPlanner {
             }
             ConstantExpressions.check(rel, insert, rel.getCluster().getRexBuilder());
             OverWindows.check(rel, insert);
+            StartupTrace.mark("planner: INSERT optimized");
             relPlans.add(RelOptUtil.toString(rel));
             if (Boolean.getBoolean("rsql.debug.plans")) {
                 System.out.println(RelOptUtil.toString(rel));

@@ -119,6 +119,7 @@ public abstract class Task {
 
     void start() {
         LOG.info("job={} task={} started reading {}", services.jobName(), id, description());
+        StartupTrace.mark("task " + id + " started reading");
         wakeUp();
     }
 

@@ -20,6 +20,10 @@ import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.hint.HintStrategyTable;
 import org.apache.calcite.rel.hint.HintPredicates;
+import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
+import org.apache.calcite.rel.metadata.MetadataHandlerProvider;
+import org.apache.calcite.rel.metadata.ProxyingMetadataHandlerProvider;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.schema.Table;
@@ -33,6 +37,7 @@ import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,11 +57,15 @@ public final class PlannerSession {
     private final FunctionRewriter functionRewriter = new FunctionRewriter(functions);
     private final SqlConformance conformance = RsqlParser.config().conformance();
     private final RelOptCluster cluster;
+    /** Each subquery (and view query) converted so far, with where it stands in the script. */
+    private final List<ConvertedQuery> convertedQueries = new ArrayList<>();
     /**
-     * Where each subquery (and view query) converted so far stands in the script, by its converted plan as text (the
-     * converter may copy a plan after converting it, e.g. to propagate hints).
+     * The positions of the first {@code indexedQueries} converted queries by their plan as text (the converter may
+     * copy a plan after converting it, e.g. to propagate hints). Made when a position is asked for, which only
+     * refusing a subquery does: printing every plan as it is converted would cost each INSERT milliseconds.
      */
     private final Map<String, SqlParserPos> queryPositions = new HashMap<>();
+    private int indexedQueries;
     private final ViewScopes viewScopes = new ViewScopes();
 
     public PlannerSession() {
@@ -66,6 +75,10 @@ public final class PlannerSession {
                 new CalciteConnectionConfigImpl(props));
         this.operatorTable = RsqlOperatorTable.forScript(functions);
         this.cluster = RelOptCluster.create(new HepPlanner(HepProgram.builder().build()), new RexBuilder(typeFactory));
+        // Reflective metadata handlers: Calcite's default generates and compiles a class per kind of metadata at its
+        // first use, tens of milliseconds each when a job starts; planning a script asks for little metadata.
+        MetadataHandlerProvider metadata = new ProxyingMetadataHandlerProvider(DefaultRelMetadataProvider.INSTANCE);
+        this.cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(metadata));
     }
 
     public JavaTypeFactoryImpl typeFactory() {
@@ -138,11 +151,11 @@ public final class PlannerSession {
             @Override
             protected RelRoot convertQueryRecursive(SqlNode query, boolean top, RelDataType targetRowType) {
                 RelRoot root = super.convertQueryRecursive(query, top, targetRowType);
-                queryPositions.putIfAbsent(RelOptUtil.toString(root.rel), query.getParserPosition());
+                convertedQueries.add(new ConvertedQuery(root.rel, query.getParserPosition()));
                 if (root.rel instanceof Project) {
                     // EXISTS reads the query without its projection
-                    queryPositions.putIfAbsent(RelOptUtil.toString(((Project) root.rel).getInput()),
-                            query.getParserPosition());
+                    convertedQueries.add(new ConvertedQuery(((Project) root.rel).getInput(),
+                            query.getParserPosition()));
                 }
                 return root;
             }
@@ -155,6 +168,10 @@ public final class PlannerSession {
      * subquery's plan may be its query's with or without a projection of its columns.
      */
     public SqlParserPos queryPosition(RelNode rel) {
+        for (; indexedQueries < convertedQueries.size(); indexedQueries++) {
+            ConvertedQuery q = convertedQueries.get(indexedQueries);
+            queryPositions.putIfAbsent(RelOptUtil.toString(q.plan()), q.position());
+        }
         SqlParserPos pos = queryPositions.get(RelOptUtil.toString(rel));
         if (pos == null && rel instanceof Project) {
             pos = queryPositions.get(RelOptUtil.toString(((Project) rel).getInput()));
@@ -165,6 +182,9 @@ public final class PlannerSession {
     /** Which view each node of a converted plan comes from. */
     public ViewScopes viewScopes() {
         return viewScopes;
+    }
+
+    private record ConvertedQuery(RelNode plan, SqlParserPos position) {
     }
 
     /** Views are expanded from parse trees by {@link QueryTable}, never from SQL strings. */
