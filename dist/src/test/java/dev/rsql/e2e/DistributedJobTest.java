@@ -126,9 +126,11 @@ class DistributedJobTest extends DistributedJobFixture {
                     + e.getValue().size()).collect(Collectors.toList()), Duration.ofSeconds(90), () -> {
                 read(windowReader, windowCounts, "ws");
                 read(totalReader, totalUpdates, "c");
+                // every update 1..n, not only the last: the broker's check may commit a leaving instance's last
+                // transaction after rows its successor wrote (stored later, so read later)
                 return windowCounts.keySet().containsAll(expectedWindows.keySet())
                         && expectedTotals.entrySet().stream().allMatch(e -> totalUpdates.getOrDefault(e.getKey(),
-                        List.of()).contains(e.getValue()));
+                        List.of()).size() >= e.getValue());
             });
             assertTrue(a.status().tasks.stream().anyMatch(t -> t.id.startsWith("exchange")),
                     "a runs shuffle tasks");

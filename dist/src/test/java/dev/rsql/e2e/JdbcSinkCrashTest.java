@@ -143,9 +143,10 @@ class JdbcSinkCrashTest {
         }
     }
 
+    /** A completed checkpoint: its metadata is written last (a directory alone may be one under way). */
     private static boolean hasCheckpoint(Path checkpoints) {
         try (var files = Files.list(checkpoints)) {
-            return files.findAny().isPresent();
+            return files.anyMatch(d -> Files.isRegularFile(d.resolve("_metadata.json")));
         } catch (java.io.IOException e) {
             return false;
         }
