@@ -123,6 +123,8 @@ class Bench:
                '--port', str(self.a.namesrv_port), '--broker-port', str(self.a.broker_port)]
         out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True).stdout
         print(out.strip())
+        m = re.search(r'broker started \(pid (\d+)\)', out)
+        self.broker_pid = int(m.group(1)) if m else None
         if 'broker started' not in out:
             sys.exit('cannot start a broker of our own')
         # broker.sh looks for "RocketMQ ready" in the whole of log/broker.log, which keeps the lines of earlier starts
@@ -145,7 +147,8 @@ class Bench:
         log = os.path.join(DIR, '%s@%s.log' % (job, inst))
         gclog = os.path.join(DIR, '%s@%s.gc.log' % (job, inst))
         env = dict(os.environ, RSQL_HEAP_OPTS='-Xms64m -Xmx%s' % self.a.heap,
-                   JAVA_OPTS='-Xlog:gc:file=%s -Drsql.rocketmq.log.name=%s@%s' % (gclog, job, inst))
+                   JAVA_OPTS='-Xlog:gc:file=%s -Drsql.rocketmq.log.name=%s@%s %s' % (
+                       gclog, job, inst, self.a.java_opts.replace('{log}', log[:-4])))
         settings = ['execution.mode=distributed', 'rocketmq.namesrv=' + self.namesrv,
                     'checkpoint.interval=' + self.a.checkpoint, 'worker.threads=%d' % self.a.worker_threads,
                     'source.idle-timeout=0', 'state.dir=' + os.path.join(DIR, 'state', job, inst), *extra]
@@ -215,6 +218,7 @@ class Bench:
         samples = []            # (time, records in at source tasks, at shuffle tasks) from the status files
         owned = {}              # instance -> shuffle queues it runs a task for, from its last status
         t0 = time.time()
+        broker_t0 = cpu_seconds(self.broker_pid)
         procs = [self.instance(script, job, 'i%d' % i, ['shuffle.queues=%d' % QUEUES]) for i in range(1, n + 1)]
         stop_sampling = threading.Event()
 
@@ -230,7 +234,7 @@ class Bench:
                             src += t['recordsIn']
                         else:
                             shf += t['recordsIn']
-                samples.append((time.time(), src, shf))
+                samples.append((time.time(), src, shf, sum(cpu_seconds(p.pid) for p, _ in procs)))
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
@@ -252,6 +256,8 @@ class Bench:
                     ended['i%d' % i] = (p.returncode, time.time() - t0)
                     print('  instance i%d ended by itself (exit code %d) %.1f s after the start; see %s'
                           % (i, p.returncode, time.time() - t0, log))
+        cpu_done = sum(cpu_seconds(p.pid) for p, _ in procs)
+        broker_done = cpu_seconds(self.broker_pid)
         verify = watcher.stdout.read().strip()
         watcher.wait()
         unowned = sorted(set(range(QUEUES)) - {q for qs in owned.values() for q in qs})
@@ -265,8 +271,10 @@ class Bench:
         reading = [ts_of(l) for l in lines if 'started reading' in l and 'task=ev#' in l]
         took = [ts_of(l) for l in lines if TOOK.search(l)]
         first_read = min(reading) if reading else None
-        all_read = next((t for t, s, _ in samples if s >= self.a.events + QUEUES), None)
-        all_shuffled = next((t for t, _, s in samples if s >= self.a.events + QUEUES), None)
+        all_read = next((t for t, s, _, _ in samples if s >= self.a.events + QUEUES), None)
+        all_shuffled = next((t for t, _, s, _ in samples if s >= self.a.events + QUEUES), None)
+        # CPU the instances spent from the first sample with records read (JVM start and planning mostly excluded)
+        cpu_read = next((c for _, s, _, c in samples if s > 0), 0)
         heaps = [heap_after_gc(log.replace('.log', '.gc.log'))[0] for _, log in procs]
         r = {'instances': n, 'secs': (done - t0) if done else None, 'first_read': first_read and first_read - t0,
              'first_window': first_window and first_window - t0, 'all_read': all_read and all_read - t0,
@@ -274,7 +282,8 @@ class Bench:
              'tasks_up': max(took) - t0 if took else None, 'takes': len(took), 'check': check, 'owned': owned,
              'unowned': unowned, 'conflicts': sum('another instance took the state queue over' in l for l in lines),
              'ended': ended,
-             'heap': max(heaps)}
+             'heap': max(heaps), 'cpu': cpu_done, 'cpu_from_read': cpu_done - cpu_read,
+             'broker_cpu': broker_done - broker_t0, 'load': os.getloadavg()[0]}
         if done:
             r['rate'] = self.a.events / r['secs']
             r['rate_from_read'] = self.a.events / (done - first_read) if first_read else None
@@ -367,7 +376,11 @@ class Bench:
                 results['runs'].append(r)
                 print_run(r, a.events)
             if not a.skip_copy:
+                children, broker = os.times(), cpu_seconds(self.broker_pid)
                 out = self.tool('copy', source, source + '_copy', str(a.events + QUEUES))
+                copy_cpu = os.times().children_user + os.times().children_system - children.children_user \
+                    - children.children_system
+                results['copy_cpu'] = (copy_cpu, cpu_seconds(self.broker_pid) - broker, os.getloadavg()[0])
                 m = re.search(r'copied (\d+) msgs in ([\d.]+) s = (\d+) msgs/s', out)
                 results['copy'] = (int(m.group(1)), float(m.group(2)), int(m.group(3)))
                 print('copy: ' + out.strip())
@@ -415,6 +428,14 @@ class Bench:
             n, secs, rate = results['copy']
             print('2. plain copy (1 process, lite pull consumer + batch producer): %d msgs in %.1f s = %d msgs/s'
                   % (n, secs, rate))
+            cpu, broker, load = results['copy_cpu']
+            print('   CPU: copy process %.1f s (JVM start included), broker %.1f s; load average %.1f' % (cpu, broker, load))
+        for r in results.get('runs', []):
+            if 'copy' in results and r.get('rate_from_read'):
+                print('   %d instance(s): ev/s read+ / copy msgs/s = %.0f %%; CPU of the instances %.1f s (%.1f s from the'
+                      ' first record read), broker %.1f s; load average %.1f' % (
+                          r['instances'], 100 * r['rate_from_read'] / results['copy'][2], r['cpu'], r['cpu_from_read'],
+                          r['broker_cpu'], r['load']))
         for r in results.get('restore', []):
             if 'error' in r:
                 print('3. restore, state.snapshot.every=?: %s' % r['error'])
@@ -446,6 +467,16 @@ class Bench:
                 print('   %s: %s%s' % (label, line[:400], '  (x%d)' % count if count > 1 else ''))
             if len(seen) > most:
                 print('   %s: ... %d more kinds of WARN/ERROR lines' % (label, len(seen) - most))
+
+
+def cpu_seconds(pid):
+    """User + system CPU seconds of a running process (0 if it is gone or unknown)."""
+    try:
+        with open('/proc/%d/stat' % pid) as f:
+            fields = f.read().rsplit(')', 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
+    except (OSError, TypeError, IndexError, ValueError):
+        return 0.0
 
 
 def compare(expected, dump):
@@ -505,6 +536,8 @@ def main():
     ap.add_argument('--snapshot-every', default='100,1', help='state.snapshot.every values of the restore test')
     ap.add_argument('--skip-copy', action='store_true')
     ap.add_argument('--skip-restore', action='store_true')
+    ap.add_argument('--java-opts', default='', help='more JVM options of the instances ({log}: the instance\'s log'
+                    ' path without .log, e.g. -XX:StartFlightRecording=filename={log}.jfr)')
     ap.add_argument('--timeout', type=int, default=900, help='seconds a run may take')
     ap.add_argument('--home', default=ROOT, help='engine installation (bin/, lib/, conf/); default: this checkout')
     ap.add_argument('--namesrv-port', type=int, default=19876)

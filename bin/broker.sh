@@ -39,7 +39,8 @@ case "$cmd" in
     skip=1
     [ -f "$log" ] && skip=$(( $(wc -l <"$log") + 1 ))
     nohup "$JAVA" ${RSQL_BROKER_HEAP_OPTS:--Xms256m -Xmx512m} -Drsql.rocketmq.log.dir="$RSQL_HOME/log/rocketmq" \
-      -Dfastjson.parser.safeMode=true -cp "$RSQL_BROKER_CLASSPATH" dev.rsql.broker.LocalBrokerMain \
+      -Dfastjson.parser.safeMode=true -Drocketmq.serialize.type=${RSQL_ROCKETMQ_SERIALIZE_TYPE:-ROCKETMQ} \
+      -cp "$RSQL_BROKER_CLASSPATH" dev.rsql.broker.LocalBrokerMain \
       --dir "$dir" --namesrv-port "$port" --broker-port "$broker_port" --host "$host" \
       --listen "${listen:-$host}" >>"$log" 2>&1 </dev/null &
     pid=$!

@@ -107,6 +107,7 @@ final class JobInstances implements AutoCloseable {
                 "-Dlogback.configurationFile=" + resource("instance-logback.xml"),
                 "-Drmq.logback.configurationFile=rmq.logback.xml",
                 "-Drsql.rocketmq.log.dir=" + logDir.resolve("rocketmq-" + id + "-" + n),
+                "-Drocketmq.serialize.type=ROCKETMQ",   // binary request headers, as bin/common.sh starts jobs
                 "-cp", System.getProperty("java.class.path"),
                 "dev.rsql.cli.RsqlCli", "--home", workDir.resolve("home").toString(),
                 "run", script.toString()));

@@ -29,9 +29,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
@@ -62,6 +65,8 @@ final class ShuffleStage implements ShuffleReader.Listener {
     private Thread poller;
     private volatile boolean polling;
     private final ScheduledExecutorService retakes;
+    /** Stores the tasks' informational consumer offsets, off their threads (a round trip each). */
+    private final ExecutorService offsets;
     private final Map<MessageQueue, Restarts> restarts = new ConcurrentHashMap<>();
 
     /** Provisions the exchange's shuffle and state topics. */
@@ -74,6 +79,9 @@ final class ShuffleStage implements ShuffleReader.Listener {
         this.retakes = Executors.newSingleThreadScheduledExecutor(r -> AbstractJob.daemon(
                 JobMdc.carrying(job.jobName(), r), "rsql-"
                 + job.jobName().replace('/', '.') + "-" + exchange.id() + "-retake"));
+        this.offsets = Executors.newSingleThreadExecutor(r -> AbstractJob.daemon(
+                JobMdc.carrying(job.jobName(), r), "rsql-"
+                + job.jobName().replace('/', '.') + "-" + exchange.id() + "-offsets"));
     }
 
     /** The state topic of an exchange: {@code rsql_<job>_<exchange id>_state}. */
@@ -339,6 +347,7 @@ final class ShuffleStage implements ShuffleReader.Listener {
     /** Leaves the consumer group: the other instances take the queues. */
     void close() {
         retakes.shutdownNow();
+        offsets.shutdownNow();
         if (reader != null) {
             reader.close();
         }
@@ -347,6 +356,8 @@ final class ShuffleStage implements ShuffleReader.Listener {
     /** A task's control over its shuffle queue. */
     private final class QueueControl implements ShuffleTask.QueueControl {
         private final MessageQueue queue;
+        /** The offset to store next, -1 when no store is scheduled. */
+        private final AtomicLong latest = new AtomicLong(-1);
 
         QueueControl(MessageQueue queue) {
             this.queue = queue;
@@ -362,8 +373,24 @@ final class ShuffleStage implements ShuffleReader.Listener {
             reader.resume(queue);
         }
 
+        /**
+         * Stores the offset in the background: the commit record is what restores read, so the task need not wait
+         * for this round trip. Offsets that come while one is being stored are coalesced into the latest.
+         */
         @Override
         public void commit(long offset) {
+            if (latest.getAndSet(offset) >= 0) {
+                return;   // a store is scheduled and will take this offset
+            }
+            try {
+                offsets.execute(this::store);
+            } catch (RejectedExecutionException e) {
+                latest.set(-1);   // the stage is closing
+            }
+        }
+
+        private void store() {
+            long offset = latest.getAndSet(-1);
             try {
                 reader.commit(queue, offset);
             } catch (Exception e) {

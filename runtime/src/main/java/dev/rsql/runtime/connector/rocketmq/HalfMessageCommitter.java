@@ -57,13 +57,19 @@ final class HalfMessageCommitter {
     record Result(int committed, int leftToCheck, String firstProblem) {
     }
 
-    /** Ends the transaction's halves as committed; returns when each chain is done (every end answered or given up). */
-    Result commit(HalfMessages tx) throws InterruptedException {
-        return new Round(tx).run();
+    /**
+     * Starts ending the transaction's halves as committed and returns at once: the ends go on on the answer threads,
+     * and {@link Round#await} waits until each chain is done (every end answered or given up). Start a transaction's
+     * round only after the previous one of the same writer is done, or a key's ends could overtake each other.
+     */
+    Round start(HalfMessages tx) {
+        Round round = new Round(tx);
+        round.start();
+        return round;
     }
 
     /** One commit: its chains, those not started yet, and what came of them. */
-    private final class Round {
+    final class Round {
         final HalfMessages tx;
         final List<ChainEnds> chains = new ArrayList<>();
         final Queue<ChainEnds> waiting = new ConcurrentLinkedQueue<>();
@@ -78,10 +84,14 @@ final class HalfMessageCommitter {
             done = new CountDownLatch(chains.size());
         }
 
-        Result run() throws InterruptedException {
+        private void start() {
             for (int i = 0; i < sink.maxInFlight; i++) {
                 startWaiting();
             }
+        }
+
+        /** Waits until every chain is done; how the round went. */
+        Result await() throws InterruptedException {
             // Each chain sends ends only inside the window and each end is answered or times out: this wait is bounded.
             if (!done.await(windowMillis + sink.sendTimeoutMillis + 5_000L, TimeUnit.MILLISECONDS)) {
                 chains.forEach(c -> c.stopped = true);

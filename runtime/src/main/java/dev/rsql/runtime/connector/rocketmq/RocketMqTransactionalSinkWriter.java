@@ -48,6 +48,7 @@ final class RocketMqTransactionalSinkWriter implements SinkWriter {
     private HalfMessages current;     // the transaction of the last write
     private final CoalescedUpserts coalesced;   // null unless a key's changes are coalesced per checkpoint
     private String coalescedTransaction;
+    private Committing committing;    // the last committed transaction while its ends are under way
     private boolean closed;
 
     RocketMqTransactionalSinkWriter(RocketMqSink sink, RowEncoder encoder, SinkWriterContext context) {
@@ -164,15 +165,36 @@ final class RocketMqTransactionalSinkWriter implements SinkWriter {
         if (tx == current) {
             current = null;
         }
-        HalfMessageCommitter.Result r = sink.committer().commit(tx);
+        // One round at a time keeps each key's ends in write order across transactions.
+        awaitCommitting();
+        committing = new Committing(transactionId, tx.count(), sink.committer().start(tx));
+    }
+
+    /**
+     * Waits for the ends of the last committed transaction. The task does not wait for them in {@link #commit}: its
+     * checkpoint is decided (its commit record stored) before the ends are sent, and halves a crash leaves open are
+     * committed by the broker's check, so the ends overlap the next checkpoint interval's rows instead of stalling
+     * the task's thread for their round trips.
+     */
+    private void awaitCommitting() throws InterruptedException {
+        Committing c = committing;
+        if (c == null) {
+            return;
+        }
+        committing = null;
+        HalfMessageCommitter.Result r = c.round.await();
         if (r.leftToCheck() == 0) {
             LOG.debug("job={} table={} task={}: committed transaction {} ({} messages)", sink.options.job,
-                    sink.options.table, taskId, transactionId, r.committed());
+                    sink.options.table, taskId, c.transactionId, r.committed());
         } else {
             LOG.info("job={} table={} task={}: committed {} of {} messages of transaction {}; the broker's "
                     + "transaction check commits the rest ({})", sink.options.job, sink.options.table, taskId,
-                    r.committed(), tx.count(), transactionId, r.firstProblem());
+                    r.committed(), c.count, c.transactionId, r.firstProblem());
         }
+    }
+
+    /** A committed transaction whose ends are under way. */
+    private record Committing(String transactionId, int count, HalfMessageCommitter.Round round) {
     }
 
     /** Flushes; halves of transactions not committed are left to the broker's check, which the job answers. */
@@ -185,6 +207,7 @@ final class RocketMqTransactionalSinkWriter implements SinkWriter {
         if (!pending.failed()) {
             flush();
         }
+        awaitCommitting();
         if (!open.isEmpty()) {
             LOG.info("job={} table={} task={}: closing with transactions {} not committed; the broker's transaction "
                     + "check resolves their half messages", sink.options.job, sink.options.table, taskId,
