@@ -5,14 +5,13 @@ import dev.rsql.runtime.exec.EngineContext;
 import dev.rsql.runtime.exec.JobInstance;
 import dev.rsql.runtime.exec.StateConflictException;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -36,14 +35,13 @@ final class ResetCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", description = "Job names (or their scripts).")
     private List<String> jobs;
 
-    @Option(names = {"-D", "--set"}, description = "Engine setting overriding conf/rsql.conf, e.g. -D state.dir=/data.")
-    private Map<String, String> settings = new LinkedHashMap<>();
+    @Mixin
+    private SettingsOption settings;
 
     @Override
     public Integer call() throws IOException {
         EngineHome home = cli.engineHome();
-        Map<String, String> config = new LinkedHashMap<>(home.loadConfig());
-        config.putAll(settings);
+        Map<String, String> config = settings.over(home);
         EngineContext engine = new EngineContext(new Options(config), getClass().getClassLoader());
         int status = 0;
         for (String arg : jobs) {

@@ -18,6 +18,7 @@ import dev.rsql.runtime.exec.restart.RestartingJob;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -25,7 +26,6 @@ import picocli.CommandLine.ParentCommand;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
@@ -65,16 +65,15 @@ final class RunCommand implements Callable<Integer> {
             + " empty state, sources from their startup mode.")
     private boolean fromScratch;
 
-    @Option(names = {"-D", "--set"}, description = "Engine setting overriding conf/rsql.conf, e.g. -D worker.threads=4.")
-    private Map<String, String> settings = new LinkedHashMap<>();
+    @Mixin
+    private SettingsOption settings;
 
     @Override
     public Integer call() throws Exception {
         StartupTrace.mark("run: command line parsed, logging configured");
         EngineHome home = cli.engineHome();
         ScriptArgument arg = ScriptArgument.resolve(home, script, name);
-        Map<String, String> config = new LinkedHashMap<>(home.loadConfig());
-        config.putAll(settings);
+        Map<String, String> config = settings.over(home);
         if (instance != null) {
             config.put("instance.id", instance);
         }

@@ -5,12 +5,12 @@ import dev.rsql.runtime.config.ConfigException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -38,14 +38,13 @@ final class ServerCommand implements Callable<Integer> {
             + RsqlServer.DEFAULT_PORT + "; 0 picks a free one).")
     private Integer port;
 
-    @Option(names = {"-D", "--set"}, description = "Engine setting overriding conf/rsql.conf, e.g. -D worker.threads=4.")
-    private Map<String, String> settings = new LinkedHashMap<>();
+    @Mixin
+    private SettingsOption settings;
 
     @Override
     public Integer call() throws Exception {
         EngineHome home = cli.engineHome();
-        Map<String, String> config = new LinkedHashMap<>(home.loadConfig());
-        config.putAll(settings);
+        Map<String, String> config = settings.over(home);
         if (port != null) {
             config.put("http.port", String.valueOf(port));
         }

@@ -7,6 +7,7 @@ import dev.rsql.cli.shell.ScriptShell;
 import dev.rsql.cli.shell.TerminalShell;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -17,7 +18,6 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -48,14 +48,13 @@ final class SqlCommand implements Callable<Integer> {
     @Option(names = "--history", description = "History file of the interactive shell (default: ~/.rsql_history).")
     private Path history;
 
-    @Option(names = {"-D", "--set"}, description = "Engine setting overriding conf/rsql.conf, e.g. -D worker.threads=2.")
-    private Map<String, String> settings = new LinkedHashMap<>();
+    @Mixin
+    private SettingsOption settings;
 
     @Override
     public Integer call() throws Exception {
         EngineHome home = cli.engineHome();
-        Map<String, String> config = new LinkedHashMap<>(home.loadConfig());
-        config.putAll(settings);
+        Map<String, String> config = settings.over(home);
         logToFile(Path.of(config.get("log.dir")).resolve("sql-shell.log"));
         ClassLoader classLoader = home.extClassLoader(getClass().getClassLoader());
         if (file != null) {

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
 
 /** A running job's status as JSON in run/, written by the job's process and read by {@code rsql status}. */
 public final class StatusFile {
@@ -66,8 +67,17 @@ public final class StatusFile {
             tasks.add(to);
         }
         o.put("tasks", tasks);
+        o.put("dimensionTables", dimensionTables(status.dimensionTables));
+        Files.createDirectories(file.getParent());
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.writeString(tmp, o.toJSONString(), StandardCharsets.UTF_8);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** A job's fully cached dimension tables, loaded or loading, as {@code status --json} and the status page show. */
+    public static JSONArray dimensionTables(List<DimensionTableStatus> tables) {
         JSONArray dims = new JSONArray();
-        for (DimensionTableStatus d : status.dimensionTables) {
+        for (DimensionTableStatus d : tables) {
             JSONObject dj = new JSONObject();
             dj.put("table", d.table());
             dj.put("rows", d.rows());
@@ -79,11 +89,7 @@ public final class StatusFile {
             dj.put("lastError", d.lastError());
             dims.add(dj);
         }
-        o.put("dimensionTables", dims);
-        Files.createDirectories(file.getParent());
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, o.toJSONString(), StandardCharsets.UTF_8);
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return dims;
     }
 
     /** A job's checkpoint figures (see docs/metrics.md), as {@code status --json} and the status page show them. */

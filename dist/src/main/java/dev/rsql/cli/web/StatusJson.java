@@ -8,7 +8,6 @@ import dev.rsql.runtime.exec.JobStatus;
 import dev.rsql.runtime.exec.TaskStatus;
 import dev.rsql.runtime.graph.GraphNode;
 import dev.rsql.runtime.graph.JobGraph;
-import dev.rsql.runtime.lookup.DimensionTableStatus;
 
 /**
  * What {@code /ui/api/jobs} answers: per job its status, tasks, operator graph and history. Objects with named
@@ -41,20 +40,7 @@ final class StatusJson {
             tasks.add(task(t, taskNodes));
         }
         o.put("tasks", tasks);
-        JSONArray dims = new JSONArray();
-        for (DimensionTableStatus d : status.dimensionTables) {
-            JSONObject dj = new JSONObject();
-            dj.put("table", d.table());
-            dj.put("rows", d.rows());
-            dj.put("bytes", d.bytes());
-            dj.put("loads", d.loads());
-            dj.put("loadingRows", d.loadingRows());
-            dj.put("loaded", d.loadedMillis());
-            dj.put("loadMillis", d.loadMillis());
-            dj.put("lastError", d.lastError());
-            dims.add(dj);
-        }
-        o.put("dimensionTables", dims);
+        o.put("dimensionTables", StatusFile.dimensionTables(status.dimensionTables));
         o.put("checkpoints", checkpoints(status, history));
         o.put("history", history(history));
         o.put("events", events(history));
