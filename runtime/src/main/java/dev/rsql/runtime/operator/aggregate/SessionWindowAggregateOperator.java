@@ -1,16 +1,13 @@
 package dev.rsql.runtime.operator.aggregate;
 
-import dev.rsql.runtime.aggregate.Accumulators;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.graph.EmitSpec;
 import dev.rsql.runtime.graph.WindowAggregateNode;
-import dev.rsql.runtime.operator.Operator;
 import dev.rsql.runtime.operator.OperatorContext;
 import dev.rsql.runtime.operator.Output;
 import dev.rsql.runtime.state.Namespaces;
 import dev.rsql.runtime.state.RowListSerializer;
 import dev.rsql.runtime.state.RowSerializer;
-import dev.rsql.runtime.state.TimerService;
 import dev.rsql.runtime.types.DataType;
 
 import java.util.ArrayList;
@@ -28,7 +25,7 @@ import java.util.List;
  * Emission follows {@link EmitSpec} as for other windows: on watermark, early, and late within the allowed lateness;
  * a row bridging sessions already emitted takes their results back (-D) and the merged session is emitted anew.
  */
-public final class SessionWindowAggregateOperator implements Operator {
+public final class SessionWindowAggregateOperator extends KeyedWindowAggregation {
 
     private static final int START = 0;
     private static final int END = 1;
@@ -39,33 +36,14 @@ public final class SessionWindowAggregateOperator implements Operator {
     private static final int TIMER = 6;
     private static final int ACC = 7;
 
-    private final WindowAggregateNode node;
-    private final Output output;
-    private final boolean eventTime;
-    private final EmitSpec emit;
-    private final int[] groupFields;
-    private final RowSerializer keySerializer;
-    private Accumulators accumulators;
     private KeyedStateCache<List<Object[]>> sessions;
-    private TimerService timers;
-    private OperatorContext context;
-    private WindowResults results;
-    private LateRows lateRows;
-    private long watermark = Long.MIN_VALUE;
 
     public SessionWindowAggregateOperator(WindowAggregateNode node, Output output) {
-        this.node = node;
-        this.output = output;
-        this.eventTime = node.eventTime();
-        this.emit = node.emit();
-        this.groupFields = node.groupFields();
-        this.keySerializer = RowSerializer.forKeys(node.input().outputType(), groupFields);
+        super(node, output);
     }
 
     @Override
-    public void open(OperatorContext context) throws Exception {
-        this.context = context;
-        accumulators = WindowResults.openAccumulators(node, context);
+    void openState(OperatorContext context) {
         List<DataType> stored = new ArrayList<>();
         stored.add(DataType.of(DataType.Kind.BIGINT).notNull());
         stored.add(DataType.of(DataType.Kind.BIGINT).notNull());
@@ -77,11 +55,6 @@ public final class SessionWindowAggregateOperator implements Operator {
         stored.add(WindowResults.accumulatorsType(accumulators));
         sessions = new KeyedStateCache<>(context.stateBackend().valueState(node.id(), "sessions",
                 new RowListSerializer(new RowSerializer(stored))), KeyedStateCache.capacity(context));
-        timers = context.stateBackend().timerService(node.id());
-        watermark = context.restoredWatermark();
-        results = new WindowResults(output, keySerializer, accumulators);
-        lateRows = WindowResults.lateRows(node, context);
-        requestNextProcessingTime();
     }
 
     @Override
@@ -89,10 +62,7 @@ public final class SessionWindowAggregateOperator implements Operator {
         Object[] in = row.fields();
         long rowStart = (Long) in[node.windowStartField()];
         long rowEnd = (Long) in[node.windowEndField()];
-        Object[] key = new Object[groupFields.length];
-        for (int i = 0; i < key.length; i++) {
-            key[i] = in[groupFields[i]];
-        }
+        Object[] key = groupKey(in);
         KeyedStateCache.Entry<List<Object[]>> entry = sessions.get(keySerializer.serialize(key));
         List<Object[]> list = entry.value == null ? new ArrayList<>(2) : entry.value;
         // The sessions the row touches are consecutive in the list (sorted by start, disjoint).
@@ -156,10 +126,6 @@ public final class SessionWindowAggregateOperator implements Operator {
         }
     }
 
-    private boolean isLate(long end) {
-        return eventTime && end - 1 + emit.allowedLateness() <= watermark;
-    }
-
     private Object[] newSession(long start, long end) {
         Object[] session = new Object[ACC + 1];
         session[START] = start;
@@ -202,12 +168,7 @@ public final class SessionWindowAggregateOperator implements Operator {
     }
 
     private void registerTimer(long time, byte[] keyBytes) {
-        if (eventTime) {
-            timers.registerEventTimeTimer(time, keyBytes, Namespaces.EMPTY);
-        } else {
-            timers.registerProcessingTimeTimer(time, keyBytes, Namespaces.EMPTY);
-            context.requestProcessingTime(time);
-        }
+        registerTimer(time, keyBytes, Namespaces.EMPTY);
     }
 
     @Override
@@ -286,13 +247,6 @@ public final class SessionWindowAggregateOperator implements Operator {
         }
     }
 
-    private void requestNextProcessingTime() {
-        long next = timers.nextProcessingTime();
-        if (next != Long.MAX_VALUE) {
-            context.requestProcessingTime(next);
-        }
-    }
-
     @Override
     public void endOfInput() throws Exception {
         if (!eventTime) {
@@ -302,22 +256,7 @@ public final class SessionWindowAggregateOperator implements Operator {
     }
 
     @Override
-    public void flush() throws Exception {
+    void flushState() throws Exception {
         sessions.flush();
-        lateRows.flush();
-    }
-
-    @Override
-    public void close() throws Exception {
-        try {
-            lateRows.close();
-        } finally {
-            accumulators.close();
-        }
-    }
-
-    @Override
-    public long lateRecords() {
-        return lateRows == null ? 0 : lateRows.count();
     }
 }

@@ -1,16 +1,13 @@
 package dev.rsql.runtime.operator.aggregate;
 
-import dev.rsql.runtime.aggregate.Accumulators;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.graph.WindowAggregateNode;
 import dev.rsql.runtime.graph.WindowSlices;
-import dev.rsql.runtime.operator.Operator;
 import dev.rsql.runtime.operator.OperatorContext;
 import dev.rsql.runtime.operator.Output;
 import dev.rsql.runtime.state.Namespaces;
 import dev.rsql.runtime.state.RowListSerializer;
 import dev.rsql.runtime.state.RowSerializer;
-import dev.rsql.runtime.state.TimerService;
 import dev.rsql.runtime.types.DataType;
 
 import java.util.ArrayList;
@@ -29,51 +26,29 @@ import java.util.List;
  * slices only windows without early or late firing); a row whose windows have all closed is late, and one whose first
  * windows have closed counts in the others and is late for those, as when every window gets its own copy of the row.
  */
-public final class SlicingWindowAggregateOperator implements Operator {
+public final class SlicingWindowAggregateOperator extends KeyedWindowAggregation {
 
     private static final int SLICE_END = 0;
     private static final int COUNT = 1;
     private static final int ACC = 2;
 
-    private final WindowAggregateNode node;
-    private final Output output;
     private final WindowSlices slices;
-    private final boolean eventTime;
-    private final int[] groupFields;
-    private final RowSerializer keySerializer;
-    private Accumulators accumulators;
     private KeyedStateCache<List<Object[]>> state;
-    private TimerService timers;
-    private OperatorContext context;
-    private WindowResults results;
-    private LateRows lateRows;
-    private long watermark = Long.MIN_VALUE;
 
     public SlicingWindowAggregateOperator(WindowAggregateNode node, Output output) {
+        super(node, output);
         if (node.emit().producesUpdates()) {
             throw new IllegalArgumentException("sliced window aggregation " + node.id() + " cannot emit early or late");
         }
-        this.node = node;
-        this.output = output;
         this.slices = node.slices();
-        this.eventTime = node.eventTime();
-        this.groupFields = node.groupFields();
-        this.keySerializer = RowSerializer.forKeys(node.input().outputType(), groupFields);
     }
 
     @Override
-    public void open(OperatorContext context) throws Exception {
-        this.context = context;
-        accumulators = WindowResults.openAccumulators(node, context);
+    void openState(OperatorContext context) {
         List<DataType> stored = List.of(DataType.of(DataType.Kind.BIGINT).notNull(),
                 DataType.of(DataType.Kind.BIGINT).notNull(), WindowResults.accumulatorsType(accumulators));
         state = new KeyedStateCache<>(context.stateBackend().valueState(node.id(), "slices",
                 new RowListSerializer(new RowSerializer(stored))), KeyedStateCache.capacity(context));
-        timers = context.stateBackend().timerService(node.id());
-        watermark = context.restoredWatermark();
-        results = new WindowResults(output, keySerializer, accumulators);
-        lateRows = WindowResults.lateRows(node, context);
-        requestNextProcessingTime();
     }
 
     @Override
@@ -90,10 +65,7 @@ public final class SlicingWindowAggregateOperator implements Operator {
         if (windowEnd > lastWindowEnd) {
             return;
         }
-        Object[] key = new Object[groupFields.length];
-        for (int i = 0; i < key.length; i++) {
-            key[i] = in[groupFields[i]];
-        }
+        Object[] key = groupKey(in);
         KeyedStateCache.Entry<List<Object[]>> entry = state.get(keySerializer.serialize(key));
         List<Object[]> list = entry.value == null ? new ArrayList<>(4) : entry.value;
         int i = list.size();
@@ -134,12 +106,7 @@ public final class SlicingWindowAggregateOperator implements Operator {
     }
 
     private void registerTimer(long time, byte[] keyBytes) {
-        if (eventTime) {
-            timers.registerEventTimeTimer(time, keyBytes, Namespaces.EMPTY);
-        } else {
-            timers.registerProcessingTimeTimer(time, keyBytes, Namespaces.EMPTY);
-            context.requestProcessingTime(time);
-        }
+        registerTimer(time, keyBytes, Namespaces.EMPTY);
     }
 
     @Override
@@ -203,13 +170,6 @@ public final class SlicingWindowAggregateOperator implements Operator {
         requestNextProcessingTime();
     }
 
-    private void requestNextProcessingTime() {
-        long next = timers.nextProcessingTime();
-        if (next != Long.MAX_VALUE) {
-            context.requestProcessingTime(next);
-        }
-    }
-
     @Override
     public void endOfInput() throws Exception {
         if (!eventTime) {
@@ -219,22 +179,7 @@ public final class SlicingWindowAggregateOperator implements Operator {
     }
 
     @Override
-    public void flush() throws Exception {
+    void flushState() throws Exception {
         state.flush();
-        lateRows.flush();
-    }
-
-    @Override
-    public void close() throws Exception {
-        try {
-            lateRows.close();
-        } finally {
-            accumulators.close();
-        }
-    }
-
-    @Override
-    public long lateRecords() {
-        return lateRows == null ? 0 : lateRows.count();
     }
 }

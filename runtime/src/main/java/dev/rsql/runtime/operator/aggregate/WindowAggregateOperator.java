@@ -1,16 +1,13 @@
 package dev.rsql.runtime.operator.aggregate;
 
-import dev.rsql.runtime.aggregate.Accumulators;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.graph.EmitSpec;
 import dev.rsql.runtime.graph.WindowAggregateNode;
-import dev.rsql.runtime.operator.Operator;
 import dev.rsql.runtime.operator.OperatorContext;
 import dev.rsql.runtime.operator.Output;
 import dev.rsql.runtime.state.KeyedValueState;
 import dev.rsql.runtime.state.Namespaces;
 import dev.rsql.runtime.state.RowSerializer;
-import dev.rsql.runtime.state.TimerService;
 import dev.rsql.runtime.types.DataType;
 
 import java.util.ArrayList;
@@ -28,7 +25,7 @@ import java.util.List;
  * <p>A row is late only when its window's end plus the allowed lateness is at or behind the watermark: rows of a
  * window that is still open are always counted, however far behind the watermark they are.
  */
-public final class WindowAggregateOperator implements Operator {
+public final class WindowAggregateOperator extends KeyedWindowAggregation {
 
     private static final int COUNT = 0;
     private static final int EMITTED = 1;
@@ -36,37 +33,18 @@ public final class WindowAggregateOperator implements Operator {
     private static final int PENDING = 3;
     private static final int ACC = 4;
 
-    private final WindowAggregateNode node;
-    private final Output output;
-    private final boolean eventTime;
-    private final EmitSpec emit;
-    private final int[] groupFields;
-    private final RowSerializer keySerializer;
-    private Accumulators accumulators;
     private KeyedValueState<Object[]> state;
-    private TimerService timers;
-    private OperatorContext context;
-    private LateRows lateRows;
-    private WindowResults results;
-    private long watermark = Long.MIN_VALUE;
 
     public WindowAggregateOperator(WindowAggregateNode node, Output output) {
+        super(node, output);
         if (node.merging() || node.slices() != null) {
             throw new IllegalArgumentException("window aggregation " + node.id() + " merges or is sliced: not this "
                     + "operator's");
         }
-        this.node = node;
-        this.output = output;
-        this.eventTime = node.eventTime();
-        this.emit = node.emit();
-        this.groupFields = node.groupFields();
-        this.keySerializer = RowSerializer.forKeys(node.input().outputType(), groupFields);
     }
 
     @Override
-    public void open(OperatorContext context) throws Exception {
-        this.context = context;
-        accumulators = WindowResults.openAccumulators(node, context);
+    void openState(OperatorContext context) {
         List<DataType> stored = new ArrayList<>();
         stored.add(DataType.of(DataType.Kind.BIGINT).notNull());
         stored.add(WindowResults.valuesType(node));
@@ -74,11 +52,6 @@ public final class WindowAggregateOperator implements Operator {
         stored.add(DataType.of(DataType.Kind.BIGINT));
         stored.addAll(accumulators.types());
         state = context.stateBackend().valueState(node.id(), "windows", new RowSerializer(stored));
-        timers = context.stateBackend().timerService(node.id());
-        watermark = context.restoredWatermark();
-        results = new WindowResults(output, keySerializer, accumulators);
-        lateRows = WindowResults.lateRows(node, context);
-        requestNextProcessingTime();
     }
 
     @Override
@@ -86,20 +59,13 @@ public final class WindowAggregateOperator implements Operator {
         Object[] in = row.fields();
         long start = (Long) in[node.windowStartField()];
         long end = (Long) in[node.windowEndField()];
-        Object[] key = new Object[groupFields.length];
-        for (int i = 0; i < key.length; i++) {
-            key[i] = in[groupFields[i]];
-        }
+        Object[] key = groupKey(in);
         byte[] keyBytes = keySerializer.serialize(key);
         if (isLate(end)) {
             lateRows.late(in, start, end, watermark);
         } else {
             update(keyBytes, row, start, end, state.get(keyBytes, Namespaces.window(start, end)));
         }
-    }
-
-    private boolean isLate(long end) {
-        return eventTime && end - 1 + emit.allowedLateness() <= watermark;
     }
 
     private Object[] newStored() {
@@ -153,15 +119,6 @@ public final class WindowAggregateOperator implements Operator {
             }
         }
         state.put(keyBytes, ns, stored);
-    }
-
-    private void registerTimer(long time, byte[] keyBytes, byte[] ns) {
-        if (eventTime) {
-            timers.registerEventTimeTimer(time, keyBytes, ns);
-        } else {
-            timers.registerProcessingTimeTimer(time, keyBytes, ns);
-            context.requestProcessingTime(time);
-        }
     }
 
     /** Drops a window's state and timers; a result already emitted for it is taken back. */
@@ -256,13 +213,6 @@ public final class WindowAggregateOperator implements Operator {
         requestNextProcessingTime();
     }
 
-    private void requestNextProcessingTime() {
-        long next = timers.nextProcessingTime();
-        if (next != Long.MAX_VALUE) {
-            context.requestProcessingTime(next);
-        }
-    }
-
     @Override
     public void endOfInput() throws Exception {
         if (!eventTime) {
@@ -274,29 +224,5 @@ public final class WindowAggregateOperator implements Operator {
                 }
             });
         }
-    }
-
-    @Override
-    public void flush() throws Exception {
-        lateRows.flush();
-    }
-
-    @Override
-    public void close() throws Exception {
-        try {
-            lateRows.close();
-        } finally {
-            accumulators.close();
-        }
-    }
-
-    /** Rows that came after their window closed. */
-    public long lateRowCount() {
-        return lateRows == null ? 0 : lateRows.count();
-    }
-
-    @Override
-    public long lateRecords() {
-        return lateRowCount();
     }
 }

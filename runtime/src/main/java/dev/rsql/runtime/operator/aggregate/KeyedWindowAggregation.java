@@ -1,0 +1,109 @@
+package dev.rsql.runtime.operator.aggregate;
+
+import dev.rsql.runtime.aggregate.Accumulators;
+import dev.rsql.runtime.graph.EmitSpec;
+import dev.rsql.runtime.graph.WindowAggregateNode;
+import dev.rsql.runtime.operator.Operator;
+import dev.rsql.runtime.operator.OperatorContext;
+import dev.rsql.runtime.operator.Output;
+import dev.rsql.runtime.state.RowSerializer;
+import dev.rsql.runtime.state.TimerService;
+
+/**
+ * What the window aggregation operators (whole windows, sessions, slices) share: the group key of a row, the
+ * accumulators, the timers (event or processing time), the watermark, late rows and the emitted results. Each keeps
+ * its own state, opened by {@link #openState}.
+ */
+abstract class KeyedWindowAggregation implements Operator {
+
+    final WindowAggregateNode node;
+    final Output output;
+    final boolean eventTime;
+    final EmitSpec emit;
+    final int[] groupFields;
+    final RowSerializer keySerializer;
+    Accumulators accumulators;
+    TimerService timers;
+    OperatorContext context;
+    WindowResults results;
+    LateRows lateRows;
+    long watermark = Long.MIN_VALUE;
+
+    KeyedWindowAggregation(WindowAggregateNode node, Output output) {
+        this.node = node;
+        this.output = output;
+        this.eventTime = node.eventTime();
+        this.emit = node.emit();
+        this.groupFields = node.groupFields();
+        this.keySerializer = RowSerializer.forKeys(node.input().outputType(), groupFields);
+    }
+
+    @Override
+    public final void open(OperatorContext context) throws Exception {
+        this.context = context;
+        accumulators = WindowResults.openAccumulators(node, context);
+        openState(context);
+        timers = context.stateBackend().timerService(node.id());
+        watermark = context.restoredWatermark();
+        results = new WindowResults(output, keySerializer, accumulators);
+        lateRows = WindowResults.lateRows(node, context);
+        requestNextProcessingTime();
+    }
+
+    /** Opens the operator's own state (the accumulators are open). */
+    abstract void openState(OperatorContext context) throws Exception;
+
+    /** Hands what the operator keeps in the heap to its state, before a checkpoint. */
+    void flushState() throws Exception {
+    }
+
+    /** The group fields of an input row. */
+    final Object[] groupKey(Object[] in) {
+        Object[] key = new Object[groupFields.length];
+        for (int i = 0; i < key.length; i++) {
+            key[i] = in[groupFields[i]];
+        }
+        return key;
+    }
+
+    /** Whether a window ending at {@code end} closed for good: its end plus the allowed lateness is behind. */
+    final boolean isLate(long end) {
+        return eventTime && end - 1 + emit.allowedLateness() <= watermark;
+    }
+
+    final void registerTimer(long time, byte[] keyBytes, byte[] namespace) {
+        if (eventTime) {
+            timers.registerEventTimeTimer(time, keyBytes, namespace);
+        } else {
+            timers.registerProcessingTimeTimer(time, keyBytes, namespace);
+            context.requestProcessingTime(time);
+        }
+    }
+
+    final void requestNextProcessingTime() {
+        long next = timers.nextProcessingTime();
+        if (next != Long.MAX_VALUE) {
+            context.requestProcessingTime(next);
+        }
+    }
+
+    @Override
+    public final void flush() throws Exception {
+        flushState();
+        lateRows.flush();
+    }
+
+    @Override
+    public final void close() throws Exception {
+        try {
+            lateRows.close();
+        } finally {
+            accumulators.close();
+        }
+    }
+
+    @Override
+    public final long lateRecords() {
+        return lateRows == null ? 0 : lateRows.count();
+    }
+}
