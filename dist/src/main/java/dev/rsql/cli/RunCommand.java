@@ -20,7 +20,6 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
@@ -52,11 +51,8 @@ final class RunCommand implements Callable<Integer> {
     @ParentCommand
     private RsqlCli cli;
 
-    @Parameters(index = "0", description = "Script file or job name.")
-    private String script;
-
-    @Option(names = "--name", description = "Job name (default: the script's path under jobs/ without .sql).")
-    private String name;
+    @Mixin
+    private ScriptOptions scriptOptions;
 
     @Option(names = "--instance", description = "Instance id, to run several instances of one job.")
     private String instance;
@@ -72,7 +68,7 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         StartupTrace.mark("run: command line parsed, logging configured");
         EngineHome home = cli.engineHome();
-        ScriptArgument arg = ScriptArgument.resolve(home, script, name);
+        ScriptArgument arg = scriptOptions.resolve(home);
         Map<String, String> config = settings.over(home);
         if (instance != null) {
             config.put("instance.id", instance);

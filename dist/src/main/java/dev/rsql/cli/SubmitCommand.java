@@ -1,8 +1,8 @@
 package dev.rsql.cli;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
@@ -21,11 +21,8 @@ final class SubmitCommand implements Callable<Integer> {
     @ParentCommand
     private RsqlCli cli;
 
-    @Parameters(index = "0", description = "Script file or job name.")
-    private String script;
-
-    @Option(names = "--name", description = "Job name (default: the script's path under jobs/ without .sql).")
-    private String name;
+    @Mixin
+    private ScriptOptions scriptOptions;
 
     @Option(names = "--server", description = "Server URL, e.g. http://host:8081 (default: the server of this"
             + " installation, run/server.json, else http.host and http.port of conf/rsql.conf).")
@@ -34,7 +31,7 @@ final class SubmitCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         EngineHome home = cli.engineHome();
-        ScriptArgument arg = ScriptArgument.resolve(home, script, name);
+        ScriptArgument arg = scriptOptions.resolve(home);
         ServerClient client = ServerClient.of(home, server);
         ServerClient.Reply r;
         try {
