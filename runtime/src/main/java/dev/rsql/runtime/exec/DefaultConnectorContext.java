@@ -4,6 +4,8 @@ import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.connector.ConnectorContext;
 import dev.rsql.runtime.connector.JobInfo;
+import dev.rsql.runtime.connector.LocalTimeZone;
+import dev.rsql.runtime.format.EpochWallClock;
 import dev.rsql.runtime.format.FormatContext;
 import dev.rsql.runtime.format.FormatFactory;
 import dev.rsql.runtime.format.FormatRegistry;
@@ -49,7 +51,7 @@ public final class DefaultConnectorContext implements ConnectorContext {
         String name = formatName(defaultFormat);
         FormatFactory f = format(name);
         RowDecoder decoder = f.createDecoder(new FormatContext(table.name(), payloadFields, targetPositions, targetArity,
-                formatOptions(name), fieldsRead));
+                formatOptions(name), fieldsRead, epochWallClock()));
         return new GuardedRowDecoder(decoder, GuardedRowDecoder.maxRecordBytes(table.options()));
     }
 
@@ -65,7 +67,7 @@ public final class DefaultConnectorContext implements ConnectorContext {
                                     int[] targetPositions, int targetArity) {
         String name = table.options().getOrDefault(defaultFormat, formatKey);
         RowDecoder decoder = format(name, formatKey).createDecoder(new FormatContext(table.name(), payloadFields,
-                targetPositions, targetArity, prefixedFormatOptions(formatKey, name), fieldsRead));
+                targetPositions, targetArity, prefixedFormatOptions(formatKey, name), fieldsRead, epochWallClock()));
         return new GuardedRowDecoder(decoder, GuardedRowDecoder.maxRecordBytes(table.options()));
     }
 
@@ -74,6 +76,10 @@ public final class DefaultConnectorContext implements ConnectorContext {
         String name = table.options().getOrDefault(defaultFormat, formatKey);
         return format(name, formatKey).createEncoder(FormatContext.of(table.name(), payloadFields,
                 prefixedFormatOptions(formatKey, name)));
+    }
+
+    private EpochWallClock epochWallClock() {
+        return EpochWallClock.of(LocalTimeZone.of(job));
     }
 
     private FormatFactory format(String name, String formatKey) {

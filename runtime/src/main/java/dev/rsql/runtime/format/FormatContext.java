@@ -21,14 +21,18 @@ public final class FormatContext {
     private final int targetArity;
     private final Options options;
     private final BitSet targetsRead;
+    private final EpochWallClock epochWallClock;
 
     public FormatContext(String tableName, RowType rowType, int[] targetPositions, int targetArity, Options options) {
-        this(tableName, rowType, targetPositions, targetArity, options, null);
+        this(tableName, rowType, targetPositions, targetArity, options, null, EpochWallClock.UTC);
     }
 
-    /** @param targetsRead the row positions the job reads (a decoder may leave the others NULL), or null for all */
+    /**
+     * @param targetsRead the row positions the job reads (a decoder may leave the others NULL), or null for all
+     * @param epochWallClock how epoch numbers become TIMESTAMP values (the job's local time zone)
+     */
     public FormatContext(String tableName, RowType rowType, int[] targetPositions, int targetArity, Options options,
-                         int[] targetsRead) {
+                         int[] targetsRead, EpochWallClock epochWallClock) {
         if (targetPositions.length != rowType.size()) {
             throw new IllegalArgumentException("one target position per field expected");
         }
@@ -37,6 +41,7 @@ public final class FormatContext {
         this.targetPositions = targetPositions.clone();
         this.targetArity = targetArity;
         this.options = options;
+        this.epochWallClock = epochWallClock;
         if (targetsRead == null) {
             this.targetsRead = null;
         } else {
@@ -84,5 +89,10 @@ public final class FormatContext {
 
     public Options options() {
         return options;
+    }
+
+    /** For decoders: an epoch number read into a TIMESTAMP (not TIMESTAMP_LTZ) field goes through this. */
+    public EpochWallClock epochWallClock() {
+        return epochWallClock;
     }
 }

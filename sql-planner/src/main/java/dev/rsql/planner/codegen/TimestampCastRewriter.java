@@ -1,5 +1,7 @@
 package dev.rsql.planner.codegen;
 
+import dev.rsql.planner.functions.DateTimeFunctions;
+import dev.rsql.planner.functions.TimeZones;
 import org.apache.calcite.avatica.util.DateTimeUtils;
 import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.rex.RexBuilder;
@@ -17,13 +19,19 @@ import java.util.List;
 
 /**
  * {@code CAST(ts AS VARCHAR)} keeps the timestamp's fraction, as Flink and Blink print it
- * ({@code 2024-01-01 10:00:00.120} for a TIMESTAMP(3)); Calcite's cast drops it.
+ * ({@code 2024-01-01 10:00:00.120} for a TIMESTAMP(3)); Calcite's cast drops it. A TIMESTAMP_LTZ is shown the same
+ * way in the job's time zone, as Flink does (Calcite appends the zone's name).
  */
 final class TimestampCastRewriter {
 
     /** (timestamp, precision) → text with that many fractional digits. */
     static final SqlOperator TIMESTAMP_TO_STRING = GeneratedCallOperator.of("CAST", (translator, call, operands) ->
             Expressions.call(DateTimeUtils.class, "unixTimestampToString", operands.get(0), operands.get(1)));
+
+    /** (instant, precision) → text of its wall-clock time in the job's zone, with that many fractional digits. */
+    static final SqlOperator LTZ_TO_STRING = GeneratedCallOperator.of("CAST", (translator, call, operands) ->
+            Expressions.call(DateTimeFunctions.class, "ltzToString",
+                    Expressions.call(TimeZones.class, "of", translator.getRoot()), operands.get(0), operands.get(1)));
 
     private TimestampCastRewriter() {
     }
@@ -37,12 +45,13 @@ final class TimestampCastRewriter {
                     return c;
                 }
                 RexNode from = c.getOperands().get(0);
-                if (from.getType().getSqlTypeName() != SqlTypeName.TIMESTAMP) {
+                SqlTypeName fromType = from.getType().getSqlTypeName();
+                if (fromType != SqlTypeName.TIMESTAMP && fromType != SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
                     return c;
                 }
                 RexNode text = rexBuilder.makeCall(rexBuilder.getTypeFactory().createTypeWithNullability(
                         rexBuilder.getTypeFactory().createSqlType(SqlTypeName.VARCHAR), from.getType().isNullable()),
-                        TIMESTAMP_TO_STRING, List.of(from, rexBuilder.makeLiteral(from.getType().getPrecision(),
+                        fromType == SqlTypeName.TIMESTAMP ? TIMESTAMP_TO_STRING : LTZ_TO_STRING, List.of(from, rexBuilder.makeLiteral(from.getType().getPrecision(),
                                 rexBuilder.getTypeFactory().createSqlType(SqlTypeName.INTEGER))));
                 // CHAR(n) / VARCHAR(n) targets still pad or truncate as the cast says.
                 return rexBuilder.makeCast(c.getType(), text);

@@ -140,6 +140,11 @@ public final class DateTimeFunctions {
         return wall == null ? null : to.format(wall);
     }
 
+    /** CAST(ltz AS VARCHAR): the instant's wall-clock time in the job's zone, with {@code precision} fraction digits. */
+    public static String ltzToString(ZoneId zone, long instant, int precision) {
+        return org.apache.calcite.avatica.util.DateTimeUtils.unixTimestampToString(toWall(instant, zone), precision);
+    }
+
     /** DATE_FORMAT_TZ(ts, tz): the TIMESTAMP (in the job's zone) as 'yyyy-MM-dd HH:mm:ss' in zone tz. */
     public static String dateFormatTz(ZoneId zone, long timestamp, ZoneId tz) {
         return dateFormatTz(zone, timestamp, DEFAULT, tz);

@@ -1,6 +1,7 @@
 package dev.rsql.runtime.format.csv;
 
 import dev.rsql.runtime.format.DecodeException;
+import dev.rsql.runtime.format.EpochWallClock;
 import dev.rsql.runtime.format.FormatContext;
 import dev.rsql.runtime.format.RowDecoder;
 import dev.rsql.runtime.format.json.JsonValueParser;
@@ -29,6 +30,7 @@ final class CsvRowDecoder implements RowDecoder {
     private final int arity;
     /** Fields some query reads; the others are split off but not converted, and stay NULL. */
     private final boolean[] read;
+    private final EpochWallClock epochs;
     // Scratch state of the record being parsed.
     private final String[] fields;
     private final boolean[] quoted;
@@ -46,9 +48,10 @@ final class CsvRowDecoder implements RowDecoder {
             DataType.Kind k = types[i].kind();
             isString[i] = k.isCharacter();
             if (k == DataType.Kind.ARRAY || k == DataType.Kind.MULTISET || k == DataType.Kind.MAP || k == DataType.Kind.ROW) {
-                nested[i] = JsonValueParser.of(types[i]);
+                nested[i] = JsonValueParser.of(types[i], ctx.epochWallClock());
             }
         }
+        epochs = ctx.epochWallClock();
         positions = ctx.targetPositions();
         arity = ctx.targetArity();
         read = new boolean[n];
@@ -191,6 +194,9 @@ final class CsvRowDecoder implements RowDecoder {
             }
         }
         try {
+            if (types[f].kind() == DataType.Kind.TIMESTAMP) {
+                return ValueText.parseTimestamp(text, epochs);
+            }
             return ValueText.fromString(types[f], text);
         } catch (IllegalArgumentException e) {
             throw new DecodeException(names[f], e.getMessage());

@@ -2,6 +2,7 @@ package dev.rsql.runtime.format.json;
 
 import com.alibaba.fastjson2.JSONReader;
 import com.alibaba.fastjson2.util.Fnv;
+import dev.rsql.runtime.format.EpochWallClock;
 import dev.rsql.runtime.types.DataType;
 
 import java.util.HashMap;
@@ -38,12 +39,14 @@ final class FieldTable {
     private final int[] stamps;
     private int stamp;
 
-    FieldTable(List<String> names, List<DataType> types, boolean failOnMissing, JsonSyntax syntax) {
-        this(names, types, failOnMissing, syntax, i -> true);
+    FieldTable(List<String> names, List<DataType> types, boolean failOnMissing, JsonSyntax syntax,
+               EpochWallClock epochs) {
+        this(names, types, failOnMissing, syntax, epochs, i -> true);
     }
 
     /** @param read whether field i is decoded; the members of the others are skipped as undeclared ones are */
-    FieldTable(List<String> names, List<DataType> types, boolean failOnMissing, JsonSyntax syntax, IntPredicate read) {
+    FieldTable(List<String> names, List<DataType> types, boolean failOnMissing, JsonSyntax syntax,
+               EpochWallClock epochs, IntPredicate read) {
         int n = names.size();
         this.syntax = syntax;
         this.names = names.toArray(new String[0]);
@@ -58,7 +61,7 @@ final class FieldTable {
         values = new int[capacity];
         used = new boolean[capacity];
         for (int i = 0; i < n; i++) {
-            readers[i] = new ValueReader(types.get(i), failOnMissing, syntax);
+            readers[i] = new ValueReader(types.get(i), failOnMissing, syntax, epochs);
             long h = Fnv.hashCode64(this.names[i]);
             boolean decoded = read.test(i);
             if (get(h) == ABSENT) {

@@ -40,7 +40,7 @@ final class JsonRowDecoder implements RowDecoder {
         boolean failOnMissing = ctx.options().getBoolean(false, "fail-on-missing-field", "failOnMissingField");
         this.syntax = JsonSyntax.of(ctx.options());
         // fields no query reads are skipped undecoded, unless each must be present
-        this.fields = new FieldTable(rowType.names(), rowType.types(), failOnMissing, syntax,
+        this.fields = new FieldTable(rowType.names(), rowType.types(), failOnMissing, syntax, ctx.epochWallClock(),
                 failOnMissing ? i -> true : ctx::isRead);
         this.positions = ctx.targetPositions();
         this.arity = ctx.targetArity();

@@ -2,6 +2,7 @@ package dev.rsql.runtime.format.json;
 
 import com.alibaba.fastjson2.JSONException;
 import com.alibaba.fastjson2.JSONReader;
+import dev.rsql.runtime.format.EpochWallClock;
 import dev.rsql.runtime.types.DataType;
 
 /** Reads JSON text as a value of a declared type (for other text formats with nested columns). Not thread-safe. */
@@ -10,12 +11,17 @@ public final class JsonValueParser {
     private final JsonSyntax syntax = JsonSyntax.defaults();
     private final ValueReader reader;
 
-    private JsonValueParser(DataType type, boolean failOnMissing) {
-        this.reader = new ValueReader(type, failOnMissing, syntax);
+    private JsonValueParser(DataType type, boolean failOnMissing, EpochWallClock epochs) {
+        this.reader = new ValueReader(type, failOnMissing, syntax, epochs);
     }
 
     public static JsonValueParser of(DataType type) {
-        return new JsonValueParser(type, false);
+        return of(type, EpochWallClock.UTC);
+    }
+
+    /** @param epochs how epoch numbers in TIMESTAMP fields are read (the job's local time zone) */
+    public static JsonValueParser of(DataType type, EpochWallClock epochs) {
+        return new JsonValueParser(type, false, epochs);
     }
 
     /** The internal value of the JSON text ({@code null} for JSON null). */

@@ -2,6 +2,7 @@ package dev.rsql.runtime.format.json;
 
 import com.alibaba.fastjson2.JSONException;
 import com.alibaba.fastjson2.JSONReader;
+import dev.rsql.runtime.format.EpochWallClock;
 import dev.rsql.runtime.types.DataType;
 
 import java.math.BigDecimal;
@@ -37,6 +38,7 @@ final class ValueReader {
     private static final int MAP = 15;
     private static final int ROW = 16;
     private static final int NULL = 17;
+    private static final int TIMESTAMP_LTZ = 18;
 
     final DataType type;
     private final int kind;
@@ -44,10 +46,12 @@ final class ValueReader {
     private final DataType keyType;         // MAP
     private final FieldTable fields;        // ROW
     private final JsonSyntax syntax;
+    private final EpochWallClock epochs;
 
-    ValueReader(DataType type, boolean failOnMissing, JsonSyntax syntax) {
+    ValueReader(DataType type, boolean failOnMissing, JsonSyntax syntax, EpochWallClock epochs) {
         this.type = type;
         this.syntax = syntax;
+        this.epochs = epochs;
         DataType elementType = null;
         DataType kt = null;
         FieldTable ft = null;
@@ -91,8 +95,10 @@ final class ValueReader {
                 kind = TIME;
                 break;
             case TIMESTAMP:
-            case TIMESTAMP_LTZ:
                 kind = TIMESTAMP;
+                break;
+            case TIMESTAMP_LTZ:
+                kind = TIMESTAMP_LTZ;
                 break;
             case ARRAY:
                 kind = ARRAY;
@@ -109,12 +115,12 @@ final class ValueReader {
                 break;
             case ROW:
                 kind = ROW;
-                ft = new FieldTable(type.fieldNames(), type.fieldTypes(), failOnMissing, syntax);
+                ft = new FieldTable(type.fieldNames(), type.fieldTypes(), failOnMissing, syntax, epochs);
                 break;
             default:
                 kind = NULL;
         }
-        this.element = elementType == null ? null : new ValueReader(elementType, failOnMissing, syntax);
+        this.element = elementType == null ? null : new ValueReader(elementType, failOnMissing, syntax, epochs);
         this.keyType = kt;
         this.fields = ft;
     }
@@ -188,6 +194,11 @@ final class ValueReader {
                     throw ValueText.cannot(s, type);
                 }
                 case TIMESTAMP:
+                    if (r.isNumber()) {
+                        return epochs.wallClock(integral(r.readNumber()));
+                    }
+                    return ValueText.parseTimestamp(text(r, level), epochs);
+                case TIMESTAMP_LTZ:
                     if (r.isNumber()) {
                         return integral(r.readNumber());
                     }

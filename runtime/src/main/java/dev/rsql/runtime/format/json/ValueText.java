@@ -1,5 +1,6 @@
 package dev.rsql.runtime.format.json;
 
+import dev.rsql.runtime.format.EpochWallClock;
 import dev.rsql.runtime.types.DataType;
 
 import java.math.BigDecimal;
@@ -56,10 +57,15 @@ public final class ValueText {
      * the wall-clock time is read as UTC.
      */
     public static long parseTimestamp(String text) {
+        return parseTimestamp(text, EpochWallClock.UTC);
+    }
+
+    /** As {@link #parseTimestamp(String)}, an integer of epoch milliseconds going through {@code epochs}. */
+    public static long parseTimestamp(String text, EpochWallClock epochs) {
         String s = text.trim();
         if (isInteger(s)) {
             try {
-                return Long.parseLong(s);
+                return epochs.wallClock(Long.parseLong(s));
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("epoch milliseconds out of range: " + quote(text));
             }

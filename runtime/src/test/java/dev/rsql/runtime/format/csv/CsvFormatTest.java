@@ -182,4 +182,18 @@ class CsvFormatTest {
         assertEquals("", back[0]);
         assertNull(back[1]);
     }
+
+    /** Epoch numbers in TIMESTAMP fields become wall-clock times of the job's zone; TIMESTAMP_LTZ stays the instant. */
+    @Test
+    void epochTimestampsAreReadInTheJobsTimeZone() throws Exception {
+        RowType rt = rowType("ts", t(Kind.TIMESTAMP), "ltz", t(Kind.TIMESTAMP_LTZ), "txt", t(Kind.TIMESTAMP),
+                "r", DataType.row(List.of("t"), List.of(t(Kind.TIMESTAMP))));
+        dev.rsql.runtime.format.EpochWallClock shanghai =
+                dev.rsql.runtime.format.EpochWallClock.of(java.time.ZoneId.of("Asia/Shanghai"));
+        List<Object[]> out = new java.util.ArrayList<>();
+        CSV.createDecoder(new FormatContext("t", rt, new int[]{0, 1, 2, 3}, 4, Options.empty(), null, shanghai))
+                .decode("0,0,1970-01-01 00:00:00,\"{\"\"t\"\":0}\"".getBytes(StandardCharsets.UTF_8), out::add);
+        long eight = 8 * 3_600_000L;
+        assertValue(new Object[]{eight, 0L, 0L, new Object[]{eight}}, out.get(0), "shanghai");
+    }
 }
