@@ -27,6 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 public final class TestJob implements AutoCloseable {
 
+    /** Generous: the suite shares two cores with other builds; a passing run never waits this long. */
+    private static final Duration TIMEOUT = Duration.ofSeconds(180);
+
     private final String runId = UUID.randomUUID().toString();
     private final JobInstance job;
     private final Set<String> watched = new HashSet<>();
@@ -80,7 +83,7 @@ public final class TestJob implements AutoCloseable {
 
     /** Waits for a bounded job to finish; fails the test if it does not, or if the job failed. */
     public void awaitCompletion() {
-        assertTrue(job.awaitTermination(Duration.ofSeconds(60)), "job did not finish");
+        assertTrue(job.awaitTermination(TIMEOUT), "job did not finish");
         if (job.failure() != null) {
             throw new AssertionError("job failed: " + job.failure().getMessage(), job.failure());
         }
@@ -99,7 +102,7 @@ public final class TestJob implements AutoCloseable {
     /** Waits until the sink's rows satisfy the condition, and returns them (for jobs that do not end by themselves). */
     public List<Row> await(String sink, Predicate<List<Row>> condition) throws InterruptedException {
         watched.add(sink);
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
         while (true) {
             List<Row> rows = CollectSinkFactory.rows(runId + "-" + sink);
             if (condition.test(rows)) {
@@ -115,7 +118,7 @@ public final class TestJob implements AutoCloseable {
     @Override
     public void close() {
         job.stop();
-        assertTrue(job.awaitTermination(Duration.ofSeconds(30)), "the job did not stop");
+        assertTrue(job.awaitTermination(TIMEOUT), "the job did not stop");
         watched.forEach(sink -> CollectSinkFactory.clear(runId + "-" + sink));
     }
 }
