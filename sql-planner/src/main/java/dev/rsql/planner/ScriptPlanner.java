@@ -323,7 +323,7 @@ public final class ScriptPlanner {
          */
         private String jobTimeZone() {
             String zone = null;
-            for (String key : List.of("table.local-time-zone", "blink.job.timeZone")) {
+            for (String key : dev.rsql.runtime.connector.LocalTimeZone.KEYS) {
                 zone = parameters.get(key) != null ? parameters.get(key) : context.config().get(key);
                 if (zone != null) {
                     break;

@@ -37,6 +37,8 @@ class EpochTimestampSqlTest {
         String shanghai = "[2024-03-02 00:30:00.000, 2024-03-01 16:30:00.000, 2024-03-02 00:30:00.000, 2024-03-02, "
                 + "2024-03-02 00:30:00.000]";
         assertEquals(List.of(shanghai, shanghai), read("SET 'table.local-time-zone' = 'Asia/Shanghai';\n", "ept1"));
+        // Blink's name for it, as the functions read it
+        assertEquals(List.of(shanghai, shanghai), read("SET 'blink.job.timeZone' = 'Asia/Shanghai';\n", "ept5"));
         String utc = "[2024-03-01 16:30:00.000, 2024-03-01 16:30:00.000, 2024-03-01 16:30:00.000, 2024-03-01, "
                 + "2024-03-01 16:30:00.000]";
         assertEquals(List.of(utc, utc), read("SET 'table.local-time-zone' = 'UTC';\n", "ept2"));

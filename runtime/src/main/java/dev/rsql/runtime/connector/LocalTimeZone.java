@@ -1,6 +1,7 @@
 package dev.rsql.runtime.connector;
 
 import java.time.ZoneId;
+import java.util.List;
 
 /**
  * The job's local time zone, Flink's {@code table.local-time-zone} (from SET or the engine's settings): how
@@ -8,11 +9,15 @@ import java.time.ZoneId;
  */
 public final class LocalTimeZone {
 
+    /** The settings naming it, first found wins: Flink's, Blink's, and two older spellings. */
+    public static final List<String> KEYS = List.of("table.local-time-zone", "blink.job.timeZone", "timezone",
+            "time-zone");
+
     private LocalTimeZone() {
     }
 
     public static ZoneId of(JobInfo job) {
-        String z = job == null ? null : job.config().get("table.local-time-zone", "timezone", "time-zone");
+        String z = job == null ? null : job.config().get(KEYS.toArray(new String[0]));
         if (z == null || z.isBlank() || z.trim().equalsIgnoreCase("default")) {
             return ZoneId.systemDefault();
         }

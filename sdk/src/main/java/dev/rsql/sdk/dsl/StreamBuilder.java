@@ -4,6 +4,7 @@ import dev.rsql.planner.EmbeddedPlanner;
 import dev.rsql.planner.PlannerContext;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.connector.ConnectorRegistry;
+import dev.rsql.runtime.connector.LocalTimeZone;
 import dev.rsql.runtime.format.FormatRegistry;
 import dev.rsql.runtime.graph.ErrorPolicy;
 import dev.rsql.runtime.graph.GraphBuilder;
@@ -61,9 +62,22 @@ public final class StreamBuilder {
     /** @param classLoader where SQL finds connectors, formats and user functions */
     public StreamBuilder(String jobName, Map<String, String> settings, ClassLoader classLoader) {
         this.jobName = jobName;
-        this.settings = Map.copyOf(settings);
+        this.settings = withUtcDefault(settings);
         this.classLoader = classLoader;
         this.graph = new GraphBuilder(jobName).parameters(new Options(this.settings));
+    }
+
+    /**
+     * Elements' {@code Instant} and {@code LocalDateTime} fields are TIMESTAMP(3) in UTC, so the job's local time zone
+     * (which sources apply to epoch numbers read into TIMESTAMP fields) is UTC unless the settings name one.
+     */
+    private static Map<String, String> withUtcDefault(Map<String, String> settings) {
+        if (LocalTimeZone.KEYS.stream().anyMatch(settings::containsKey)) {
+            return Map.copyOf(settings);
+        }
+        Map<String, String> s = new HashMap<>(settings);
+        s.put("table.local-time-zone", "UTC");
+        return Map.copyOf(s);
     }
 
     /**
