@@ -96,13 +96,7 @@ public final class SessionWindowAggregateOperator extends KeyedWindowAggregation
         }
         entry.value = list;
         entry.changed();
-        if (row.kind().isAccumulate()) {
-            accumulators.accumulate((Object[]) session[ACC], in);
-            session[COUNT] = (Long) session[COUNT] + 1;
-        } else {
-            accumulators.retract((Object[]) session[ACC], in);
-            session[COUNT] = (Long) session[COUNT] - 1;
-        }
+        session[COUNT] = (Long) session[COUNT] + accumulate((Object[]) session[ACC], row);
         if ((Long) session[COUNT] == 0) {
             list.remove(session);
             if (session[EMITTED] != null) {
@@ -167,20 +161,9 @@ public final class SessionWindowAggregateOperator extends KeyedWindowAggregation
         return target;
     }
 
-    private void registerTimer(long time, byte[] keyBytes) {
-        registerTimer(time, keyBytes, Namespaces.EMPTY);
-    }
-
     @Override
-    public void processWatermark(long newWatermark) throws Exception {
-        if (newWatermark <= watermark) {
-            return;
-        }
-        watermark = newWatermark;
-        if (eventTime) {
-            timers.fireEventTimeTimers(newWatermark, (time, keyBytes, ns) -> onTimer(time, keyBytes));
-        }
-        output.emitWatermark(newWatermark);
+    void onEventTime(long time, byte[] keyBytes, byte[] namespace) throws Exception {
+        onTimer(time, keyBytes);
     }
 
     /**
