@@ -5,7 +5,6 @@ import com.alibaba.fastjson2.JSONObject;
 import dev.rsql.runtime.exec.Job;
 import dev.rsql.runtime.testing.Await;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
-import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.junit.jupiter.api.Test;
@@ -25,6 +24,7 @@ import static dev.rsql.e2e.DistributedJobTest.BASE_TS;
 import static dev.rsql.e2e.DistributedJobTest.KEYS;
 import static dev.rsql.e2e.DistributedJobTest.QUEUES;
 import static dev.rsql.e2e.DistributedJobTest.produce;
+import static dev.rsql.e2e.DistributedJobTest.produceSentinels;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -78,11 +78,7 @@ class DistributedOverTest extends DistributedJobFixture {
             });
             b.stop();
             produce(queues, firstPart, total);
-            // An hour later in every queue: the watermark passes every event above.
-            for (MessageQueue q : queues) {
-                producer.send(new Message(in, ("{\"k\":\"sentinel\",\"ts\":" + (BASE_TS + 10L * total + 3_600_000L)
-                        + "}").getBytes(StandardCharsets.UTF_8)), q);
-            }
+            produceSentinels(queues, total);
             Map<String, String> expected = new TreeMap<>();
             for (int i = 0; i < total; i++) {
                 // A key's events are 400 ms apart: the last second holds the event and up to two before it.
