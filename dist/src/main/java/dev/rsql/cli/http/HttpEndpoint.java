@@ -1,5 +1,6 @@
 package dev.rsql.cli.http;
 
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import dev.rsql.runtime.config.ConfigException;
@@ -8,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -69,6 +71,30 @@ public final class HttpEndpoint implements AutoCloseable {
     public HttpEndpoint handle(String pathPrefix, HttpHandler handler) {
         server.createContext(pathPrefix, handler);
         return this;
+    }
+
+    /**
+     * Answers a request for a read-only resource: {@code body} to a GET, its headers only to a HEAD, 405 to any other
+     * method. Closes the exchange.
+     */
+    public static void sendReadOnly(HttpExchange exchange, int status, String contentType, byte[] body)
+            throws IOException {
+        try (exchange) {
+            String method = exchange.getRequestMethod();
+            if (!method.equals("GET") && !method.equals("HEAD")) {
+                exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+                exchange.sendResponseHeaders(405, -1);
+                return;
+            }
+            exchange.getResponseHeaders().set("Content-Type", contentType);
+            boolean head = method.equals("HEAD");
+            exchange.sendResponseHeaders(status, head ? -1 : body.length);
+            if (!head) {
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(body);
+                }
+            }
+        }
     }
 
     public void start() {
