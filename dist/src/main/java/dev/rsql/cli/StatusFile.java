@@ -45,23 +45,7 @@ public final class StatusFile {
         o.put("checkpoints", checkpoints(status.checkpoints));
         JSONArray tasks = new JSONArray();
         for (TaskStatus t : status.tasks) {
-            JSONObject to = new JSONObject();
-            to.put("id", t.id);
-            to.put("shard", t.shard);
-            to.put("state", t.state.name());
-            to.put("recordsIn", t.recordsIn);
-            to.put("rowsOut", t.rowsOut);
-            to.put("skipped", t.skipped);
-            to.put("lag", t.lag);
-            to.put("lastCheckpoint", t.lastCheckpointMillis);
-            to.put("error", t.error);
-            if (t.stuck != null) {
-                JSONObject stuck = new JSONObject();
-                stuck.put("since", t.stuck.sinceMillis);
-                stuck.put("position", t.stuck.position);
-                stuck.put("function", t.stuck.function);
-                to.put("stuck", stuck);
-            }
+            JSONObject to = task(t);
             to.put("deadLettered", t.deadLettered);
             metrics(to, t.metrics, status.updatedMillis);
             tasks.add(to);
@@ -72,6 +56,28 @@ public final class StatusFile {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         Files.writeString(tmp, o.toJSONString(), StandardCharsets.UTF_8);
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** A task's state and counts, as {@code status --json} and the status page show them. */
+    public static JSONObject task(TaskStatus t) {
+        JSONObject to = new JSONObject();
+        to.put("id", t.id);
+        to.put("shard", t.shard);
+        to.put("state", t.state.name());
+        to.put("recordsIn", t.recordsIn);
+        to.put("rowsOut", t.rowsOut);
+        to.put("skipped", t.skipped);
+        to.put("lag", t.lag);
+        to.put("lastCheckpoint", t.lastCheckpointMillis);
+        to.put("error", t.error);
+        if (t.stuck != null) {
+            JSONObject stuck = new JSONObject();
+            stuck.put("since", t.stuck.sinceMillis);
+            stuck.put("position", t.stuck.position);
+            stuck.put("function", t.stuck.function);
+            to.put("stuck", stuck);
+        }
+        return to;
     }
 
     /** A job's fully cached dimension tables, loaded or loading, as {@code status --json} and the status page show. */
