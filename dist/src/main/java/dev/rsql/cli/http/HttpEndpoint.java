@@ -46,17 +46,11 @@ public final class HttpEndpoint implements AutoCloseable {
         if (port == null || port.isBlank()) {
             return Optional.empty();
         }
-        String host = settings.getOrDefault("127.0.0.1", "http.host");
-        int number;
-        try {
-            number = Integer.parseInt(port.trim());
-        } catch (NumberFormatException e) {
-            throw new ConfigException("http.port must be a port number, got '" + port + "'");
-        }
+        int number = settings.getInt(0, "http.port");
         if (number < 0 || number > 65535) {
             throw new ConfigException("http.port must be between 0 and 65535, got " + number);
         }
-        return Optional.of(bind(host, number));
+        return Optional.of(bind(settings.getOrDefault("127.0.0.1", "http.host"), number));
     }
 
     public static HttpEndpoint bind(String host, int port) {
