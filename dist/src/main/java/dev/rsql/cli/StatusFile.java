@@ -24,7 +24,20 @@ public final class StatusFile {
     }
 
     /** @param stopTimeoutMillis how long the process may take to stop ({@code bin/stop.sh} waits that long and more) */
-    public static synchronized void write(Path file, JobStatus status, long pid, long stopTimeoutMillis) throws IOException {
+    public static void write(Path file, JobStatus status, long pid, long stopTimeoutMillis) throws IOException {
+        write(file, json(status, pid, stopTimeoutMillis));
+    }
+
+    /** Replaces the file with {@code status} (as {@link #json} makes it) at once: a reader sees the old or the new. */
+    public static synchronized void write(Path file, JSONObject status) throws IOException {
+        Files.createDirectories(file.getParent());
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.writeString(tmp, status.toJSONString(), StandardCharsets.UTF_8);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** What the status file of a job holds. */
+    public static JSONObject json(JobStatus status, long pid, long stopTimeoutMillis) {
         JSONObject o = new JSONObject();
         o.put("job", status.job);
         o.put("instance", status.instance);
@@ -52,10 +65,7 @@ public final class StatusFile {
         }
         o.put("tasks", tasks);
         o.put("dimensionTables", dimensionTables(status.dimensionTables));
-        Files.createDirectories(file.getParent());
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, o.toJSONString(), StandardCharsets.UTF_8);
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return o;
     }
 
     /** A task's state and counts, as {@code status --json} and the status page show them. */
