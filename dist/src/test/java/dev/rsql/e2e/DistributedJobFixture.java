@@ -6,10 +6,14 @@ import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.exec.EngineContext;
 import dev.rsql.runtime.exec.Job;
 import dev.rsql.runtime.exec.TaskStatus;
+import dev.rsql.runtime.testing.Await;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * What the in-process distributed tests share: the broker of {@link BrokerFixture}, and job instances of one script
@@ -45,5 +49,33 @@ abstract class DistributedJobFixture extends BrokerFixture {
     static long ownedTasks(Job job, String prefix) {
         return job.status().tasks.stream()
                 .filter(t -> t.state == TaskStatus.State.RUNNING && t.id.startsWith(prefix)).count();
+    }
+
+    /** Rows sent to the job's source topics. */
+    @FunctionalInterface
+    interface Production {
+        void produce() throws Exception;
+    }
+
+    /**
+     * Runs the job on instances a and b; once {@code firstOut} holds and b owns some of {@code movedTask}'s tasks, b
+     * leaves and {@code rest} is produced; returns once {@code allOut} holds ({@code progress} tells how far it got
+     * when it does not in time). Both instances are stopped on the way out.
+     */
+    static void runWithOneInstanceLeaving(String jobName, String script, String movedTask, BooleanSupplier firstOut,
+                                          Production rest, Supplier<String> progress, BooleanSupplier allOut)
+            throws Exception {
+        Job a = start(jobName, script, "a");
+        Job b = start(jobName, script, "b");
+        try {
+            Await.until("the first rows out, and b running " + movedTask + " tasks", Duration.ofSeconds(60),
+                    () -> firstOut.getAsBoolean() && ownedTasks(b, movedTask) > 0);
+            b.stop();
+            rest.produce();
+            Await.until(progress, Duration.ofSeconds(90), allOut);
+        } finally {
+            a.stop();
+            b.stop();
+        }
     }
 }

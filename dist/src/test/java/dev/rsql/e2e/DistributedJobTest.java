@@ -26,7 +26,6 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.BiPredicate;
-import java.util.function.BooleanSupplier;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -401,11 +400,6 @@ class DistributedJobTest extends DistributedJobFixture {
         assertEachCountRoseByOne(expected, updates, "the distinct count of", () -> "");
     }
 
-    @FunctionalInterface
-    interface Production {
-        void produce() throws Exception;
-    }
-
     /**
      * Runs the job on instances a and b; once half the first part is out and b owns some of {@code movedTask}'s
      * tasks, b leaves, {@code rest} is produced, and the rows of the sink topic are read until {@code expected} keys
@@ -427,28 +421,6 @@ class DistributedJobTest extends DistributedJobFixture {
             return got;
         } finally {
             reader.shutdown();
-        }
-    }
-
-    /**
-     * Runs the job on instances a and b; once {@code firstOut} holds and b owns some of {@code movedTask}'s tasks, b
-     * leaves and {@code rest} is produced; returns once {@code allOut} holds ({@code progress} tells how far it got
-     * when it does not in time). Both instances are stopped on the way out.
-     */
-    private static void runWithOneInstanceLeaving(String jobName, String script, String movedTask,
-                                                  BooleanSupplier firstOut, Production rest, Supplier<String> progress,
-                                                  BooleanSupplier allOut) throws Exception {
-        Job a = start(jobName, script, "a");
-        Job b = start(jobName, script, "b");
-        try {
-            Await.until("the first rows out, and b running " + movedTask + " tasks", Duration.ofSeconds(60),
-                    () -> firstOut.getAsBoolean() && ownedTasks(b, movedTask) > 0);
-            b.stop();
-            rest.produce();
-            Await.until(progress, Duration.ofSeconds(90), allOut);
-        } finally {
-            a.stop();
-            b.stop();
         }
     }
 

@@ -5,8 +5,6 @@ import com.alibaba.fastjson2.JSONObject;
 import dev.rsql.planner.PlannerContext;
 import dev.rsql.planner.ScriptPlanner;
 import dev.rsql.runtime.config.Options;
-import dev.rsql.runtime.exec.Job;
-import dev.rsql.runtime.testing.Await;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
@@ -14,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -79,26 +76,20 @@ class DistributedMiniBatchTest extends DistributedJobFixture {
         int total = 12_000;
         int firstPart = 5_000;
         produce(queues, 0, firstPart);
-        String jobName = "dist_" + in;
-        Job a = start(jobName, script, "a");
-        Job b = start(jobName, script, "b");
+        Map<String, String> expected = new TreeMap<>();
+        for (int k = 0; k < KEYS; k++) {
+            long n = total / KEYS + (k < total % KEYS ? 1 : 0);
+            expected.put("k" + k, n + "/" + n);
+        }
         DefaultLitePullConsumer reader = TopicReaders.fromStart(broker.nameServerAddress(), out);
         Map<String, List<String>> updates = new TreeMap<>();
         try {
-            Await.until("the first counts, and b running shuffle tasks", Duration.ofSeconds(60), () -> {
+            runWithOneInstanceLeaving("dist_" + in, script, "exchange", () -> {
                 read(reader, updates);
-                return updates.size() == KEYS && ownedTasks(b, "exchange") > 0;
-            });
-            b.stop();
-            produce(queues, firstPart, total);
-            Map<String, String> expected = new TreeMap<>();
-            for (int k = 0; k < KEYS; k++) {
-                long n = total / KEYS + (k < total % KEYS ? 1 : 0);
-                expected.put("k" + k, n + "/" + n);
-            }
-            Await.until(() -> "every final count; have " + updates.entrySet().stream().limit(5)
-                    .map(e -> e.getKey() + "=" + e.getValue().get(e.getValue().size() - 1))
-                    .toList(), Duration.ofSeconds(90), () -> {
+                return updates.size() == KEYS;
+            }, () -> produce(queues, firstPart, total), () -> "every final count; have " + updates.entrySet()
+                    .stream().limit(5).map(e -> e.getKey() + "=" + e.getValue().get(e.getValue().size() - 1))
+                    .toList(), () -> {
                 read(reader, updates);
                 return expected.entrySet().stream().allMatch(e -> updates.getOrDefault(e.getKey(), List.of())
                         .contains(e.getValue()));
@@ -115,8 +106,6 @@ class DistributedMiniBatchTest extends DistributedJobFixture {
             });
         } finally {
             reader.shutdown();
-            a.stop();
-            b.stop();
         }
     }
 }
