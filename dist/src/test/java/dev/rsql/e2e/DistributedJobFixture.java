@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -43,6 +44,13 @@ abstract class DistributedJobFixture extends BrokerFixture {
                 .graph(), new EngineContext(config, loader));
         job.start();
         return job;
+    }
+
+    /** Creates a topic named {@code name} and a random suffix; returns its name. */
+    static String topic(String name, int queues) {
+        String topic = name + "_" + UUID.randomUUID().toString().substring(0, 8);
+        broker.createTopic(topic, queues);
+        return topic;
     }
 
     /** The job's running tasks whose id starts with {@code prefix}. */

@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.BiPredicate;
@@ -82,13 +81,6 @@ class DistributedJobTest extends DistributedJobFixture {
             producer.send(new Message(q.getTopic(), ("{\"k\":\"sentinel\",\"ts\":" + (BASE_TS + 10L * total
                     + 3_600_000L) + "}").getBytes(StandardCharsets.UTF_8)), q);
         }
-    }
-
-    /** Creates a topic named {@code name} and a random suffix; returns its name. */
-    static String topic(String name, int queues) {
-        String topic = name + "_" + UUID.randomUUID().toString().substring(0, 8);
-        broker.createTopic(topic, queues);
-        return topic;
     }
 
     @Test

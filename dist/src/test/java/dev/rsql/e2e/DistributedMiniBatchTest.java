@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import static dev.rsql.e2e.DistributedJobTest.KEYS;
@@ -53,10 +52,8 @@ class DistributedMiniBatchTest extends DistributedJobFixture {
 
     @Test
     void twoPhaseCountsEveryEventOnceWhenATaskMoves() throws Exception {
-        String in = "dist_mb_" + UUID.randomUUID().toString().substring(0, 8);
-        String out = in + "_out";
-        broker.createTopic(in, QUEUES);
-        broker.createTopic(out, 4);
+        String in = topic("dist_mb", QUEUES);
+        String out = topic(in + "_out", 4);
         String script = "SET 'table.exec.mini-batch.enabled' = 'true';\n"
                 + "SET 'table.exec.mini-batch.allow-latency' = '100 ms';\n"
                 + "SET 'table.exec.mini-batch.size' = '100';\n"

@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import static dev.rsql.e2e.DistributedJobTest.BASE_TS;
@@ -50,10 +49,8 @@ class DistributedOverTest extends DistributedJobFixture {
 
     @Test
     void twoInstancesComputeOverWindowsAndAMovedTaskKeepsItsWindows() throws Exception {
-        String in = "dist_over_" + UUID.randomUUID().toString().substring(0, 8);
-        String out = in + "_out";
-        broker.createTopic(in, QUEUES);
-        broker.createTopic(out, 4);
+        String in = topic("dist_over", QUEUES);
+        String out = topic(in + "_out", 4);
         String script = "CREATE TABLE ev (k VARCHAR, ts TIMESTAMP(3), WATERMARK FOR ts AS withOffset(ts, 500))\n"
                 + " WITH (type = 'rocketmq', topic = '" + in + "');\n"
                 + "CREATE TABLE oc (k VARCHAR, ts TIMESTAMP(3), c BIGINT, r BIGINT)\n"
