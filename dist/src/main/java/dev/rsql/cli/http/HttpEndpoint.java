@@ -22,6 +22,8 @@ import java.util.concurrent.Executors;
  */
 public final class HttpEndpoint implements AutoCloseable {
 
+    /** {@code http.host} when unset: only this machine's clients reach the port. */
+    public static final String DEFAULT_HOST = "127.0.0.1";
     private static final Logger LOG = LoggerFactory.getLogger(HttpEndpoint.class);
 
     private final HttpServer server;
@@ -50,7 +52,7 @@ public final class HttpEndpoint implements AutoCloseable {
         if (number < 0 || number > 65535) {
             throw new ConfigException("http.port must be between 0 and 65535, got " + number);
         }
-        return Optional.of(bind(settings.getOrDefault("127.0.0.1", "http.host"), number));
+        return Optional.of(bind(settings.getOrDefault(DEFAULT_HOST, "http.host"), number));
     }
 
     public static HttpEndpoint bind(String host, int port) {
@@ -93,11 +95,16 @@ public final class HttpEndpoint implements AutoCloseable {
 
     public void start() {
         server.start();
-        LOG.info("serving http://{}:{}/", server.getAddress().getHostString(), port());
+        LOG.info("serving {}/", url());
     }
 
     public int port() {
         return server.getAddress().getPort();
+    }
+
+    /** Where clients reach the endpoint, e.g. {@code http://127.0.0.1:8081}. */
+    public String url() {
+        return "http://" + server.getAddress().getHostString() + ":" + port();
     }
 
     @Override
