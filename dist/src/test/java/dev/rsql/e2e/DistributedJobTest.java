@@ -52,6 +52,12 @@ class DistributedJobTest extends DistributedJobFixture {
         return "{\"k\":\"k" + (i % KEYS) + "\",\"ts\":" + (BASE_TS + 10L * i) + "}";
     }
 
+    /** {@code CREATE TABLE ev} reading the {@link #event}s of {@code topic}, watermarks 500 ms behind. */
+    static String eventTable(String topic) {
+        return "CREATE TABLE ev (k VARCHAR, ts TIMESTAMP(3), WATERMARK FOR ts AS withOffset(ts, 500))\n"
+                + " WITH (type = 'rocketmq', topic = '" + topic + "');\n";
+    }
+
     /** Events from..to-1 ({@link #event}). */
     static void produce(List<MessageQueue> queues, int from, int to) throws Exception {
         produce(queues, from, to, DistributedJobTest::event);
@@ -88,8 +94,7 @@ class DistributedJobTest extends DistributedJobFixture {
         String in = topic("dist_in", QUEUES);
         String windows = topic(in + "_w", 4);
         String totals = topic(in + "_t", 4);
-        String script = "CREATE TABLE ev (k VARCHAR, ts TIMESTAMP(3), WATERMARK FOR ts AS withOffset(ts, 500))\n"
-                + " WITH (type = 'rocketmq', topic = '" + in + "');\n"
+        String script = eventTable(in)
                 + "CREATE TABLE wc (k VARCHAR, ws TIMESTAMP(3), c BIGINT)\n"
                 + " WITH (type = 'rocketmq', topic = '" + windows + "', keyColumns = 'k');\n"
                 + "CREATE TABLE tc (k VARCHAR, c BIGINT, PRIMARY KEY (k) NOT ENFORCED)\n"
@@ -173,8 +178,7 @@ class DistributedJobTest extends DistributedJobFixture {
         String in = topic("dist_sw", QUEUES);
         String sessions = topic(in + "_s", 4);
         String hops = topic(in + "_h", 4);
-        String script = "CREATE TABLE ev (k VARCHAR, ts TIMESTAMP(3), WATERMARK FOR ts AS withOffset(ts, 500))\n"
-                + " WITH (type = 'rocketmq', topic = '" + in + "');\n"
+        String script = eventTable(in)
                 + "CREATE TABLE sw (k VARCHAR, ws TIMESTAMP(3), c BIGINT)\n"
                 + " WITH (type = 'rocketmq', topic = '" + sessions + "', keyColumns = 'k');\n"
                 + "CREATE TABLE hw (k VARCHAR, ws TIMESTAMP(3), c BIGINT)\n"

@@ -19,6 +19,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 import static dev.rsql.e2e.DistributedJobTest.KEYS;
+import static dev.rsql.e2e.DistributedJobTest.eventTable;
 import static dev.rsql.e2e.DistributedJobTest.QUEUES;
 import static dev.rsql.e2e.DistributedJobTest.produce;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -59,8 +60,7 @@ class DistributedMiniBatchTest extends DistributedJobFixture {
                 + "SET 'table.exec.mini-batch.size' = '100';\n"
                 // several batches per checkpoint, so that the sink has upserts of a key to coalesce
                 + "SET 'checkpoint.interval' = '2 s';\n"
-                + "CREATE TABLE ev (k VARCHAR, ts TIMESTAMP(3), WATERMARK FOR ts AS withOffset(ts, 500))\n"
-                + " WITH (type = 'rocketmq', topic = '" + in + "');\n"
+                + eventTable(in)
                 + "CREATE TABLE tc (k VARCHAR, c BIGINT, d BIGINT, PRIMARY KEY (k) NOT ENFORCED)\n"
                 + " WITH (type = 'rocketmq', topic = '" + out + "', keyColumns = 'k');\n"
                 + "INSERT INTO tc SELECT k, COUNT(*), COUNT(DISTINCT ts) FROM ev GROUP BY k;\n";

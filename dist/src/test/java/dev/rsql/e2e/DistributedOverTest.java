@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 
 import static dev.rsql.e2e.DistributedJobTest.BASE_TS;
 import static dev.rsql.e2e.DistributedJobTest.KEYS;
+import static dev.rsql.e2e.DistributedJobTest.eventTable;
 import static dev.rsql.e2e.DistributedJobTest.QUEUES;
 import static dev.rsql.e2e.DistributedJobTest.produce;
 import static dev.rsql.e2e.DistributedJobTest.produceSentinels;
@@ -51,8 +52,7 @@ class DistributedOverTest extends DistributedJobFixture {
     void twoInstancesComputeOverWindowsAndAMovedTaskKeepsItsWindows() throws Exception {
         String in = topic("dist_over", QUEUES);
         String out = topic(in + "_out", 4);
-        String script = "CREATE TABLE ev (k VARCHAR, ts TIMESTAMP(3), WATERMARK FOR ts AS withOffset(ts, 500))\n"
-                + " WITH (type = 'rocketmq', topic = '" + in + "');\n"
+        String script = eventTable(in)
                 + "CREATE TABLE oc (k VARCHAR, ts TIMESTAMP(3), c BIGINT, r BIGINT)\n"
                 + " WITH (type = 'rocketmq', topic = '" + out + "');\n"
                 + "INSERT INTO oc SELECT k, ts,\n"
