@@ -8,8 +8,12 @@ import dev.rsql.runtime.operator.Operator;
 import dev.rsql.runtime.operator.OperatorContext;
 import dev.rsql.runtime.operator.Output;
 import dev.rsql.runtime.state.Namespaces;
+import dev.rsql.runtime.state.RowListSerializer;
 import dev.rsql.runtime.state.RowSerializer;
 import dev.rsql.runtime.state.TimerService;
+import dev.rsql.runtime.types.DataType;
+
+import java.util.List;
 
 /**
  * What the window aggregation operators (whole windows, sessions, slices) share: the group key of a row, the
@@ -54,6 +58,16 @@ abstract class KeyedWindowAggregation implements Operator {
 
     /** Opens the operator's own state (the accumulators are open). */
     abstract void openState(OperatorContext context) throws Exception;
+
+    /**
+     * State {@code name} holding all of a key's windows as one value, a list of rows of {@code columns}, kept in the
+     * heap for the active keys.
+     */
+    final KeyedStateCache<List<Object[]>> keyedWindowLists(OperatorContext context, String name,
+                                                           List<DataType> columns) {
+        return new KeyedStateCache<>(context.stateBackend().valueState(node.id(), name,
+                new RowListSerializer(new RowSerializer(columns))), KeyedStateCache.capacity(context));
+    }
 
     /** Hands what the operator keeps in the heap to its state, before a checkpoint. */
     void flushState() throws Exception {

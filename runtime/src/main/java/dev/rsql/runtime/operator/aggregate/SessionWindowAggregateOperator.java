@@ -6,8 +6,6 @@ import dev.rsql.runtime.graph.WindowAggregateNode;
 import dev.rsql.runtime.operator.OperatorContext;
 import dev.rsql.runtime.operator.Output;
 import dev.rsql.runtime.state.Namespaces;
-import dev.rsql.runtime.state.RowListSerializer;
-import dev.rsql.runtime.state.RowSerializer;
 import dev.rsql.runtime.types.DataType;
 
 import java.util.ArrayList;
@@ -53,8 +51,7 @@ public final class SessionWindowAggregateOperator extends KeyedWindowAggregation
         stored.add(DataType.of(DataType.Kind.BIGINT));
         stored.add(DataType.of(DataType.Kind.BIGINT).notNull());
         stored.add(WindowResults.accumulatorsType(accumulators));
-        sessions = new KeyedStateCache<>(context.stateBackend().valueState(node.id(), "sessions",
-                new RowListSerializer(new RowSerializer(stored))), KeyedStateCache.capacity(context));
+        sessions = keyedWindowLists(context, "sessions", stored);
     }
 
     @Override

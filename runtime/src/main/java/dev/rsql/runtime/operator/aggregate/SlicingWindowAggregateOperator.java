@@ -5,8 +5,6 @@ import dev.rsql.runtime.graph.WindowAggregateNode;
 import dev.rsql.runtime.graph.WindowSlices;
 import dev.rsql.runtime.operator.OperatorContext;
 import dev.rsql.runtime.operator.Output;
-import dev.rsql.runtime.state.RowListSerializer;
-import dev.rsql.runtime.state.RowSerializer;
 import dev.rsql.runtime.types.DataType;
 
 import java.util.ArrayList;
@@ -46,8 +44,7 @@ public final class SlicingWindowAggregateOperator extends KeyedWindowAggregation
     void openState(OperatorContext context) {
         List<DataType> stored = List.of(DataType.of(DataType.Kind.BIGINT).notNull(),
                 DataType.of(DataType.Kind.BIGINT).notNull(), WindowResults.accumulatorsType(accumulators));
-        state = new KeyedStateCache<>(context.stateBackend().valueState(node.id(), "slices",
-                new RowListSerializer(new RowSerializer(stored))), KeyedStateCache.capacity(context));
+        state = keyedWindowLists(context, "slices", stored);
     }
 
     @Override
