@@ -1,6 +1,5 @@
 package dev.rsql.cli;
 
-import dev.rsql.cli.shell.PlanText;
 import dev.rsql.planner.PlannedJob;
 import dev.rsql.planner.PlannerContext;
 import dev.rsql.planner.ScriptPlanner;
@@ -44,7 +43,7 @@ final class ExplainCommand implements Callable<Integer> {
                 home.extClassLoader(getClass().getClassLoader()), System::getenv);
         try {
             PlannedJob job = new ScriptPlanner(context).plan(arg.jobName, arg.text);
-            System.out.print(PlanText.of(job));
+            System.out.print(job.explain());
             if (plan) {
                 job.relationalPlans().forEach(p -> System.out.println("\n" + p));
             }

@@ -4,6 +4,7 @@ import com.alibaba.fastjson2.JSON;
 import com.alibaba.fastjson2.JSONArray;
 import com.alibaba.fastjson2.JSONObject;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -22,15 +23,15 @@ final class ListCommand implements Callable<Integer> {
     @ParentCommand
     private RsqlCli cli;
 
-    @Option(names = "--server", description = "Server URL (default: the server of this installation).")
-    private String server;
+    @Mixin
+    private ServerOption server;
 
     @Option(names = "--json", description = "Print the server's JSON (one object per job, as status --json).")
     private boolean json;
 
     @Override
     public Integer call() throws IOException {
-        ServerClient client = ServerClient.of(cli.engineHome(), server);
+        ServerClient client = server.client(cli.engineHome());
         ServerClient.Reply r;
         try {
             r = client.get("/api/jobs");

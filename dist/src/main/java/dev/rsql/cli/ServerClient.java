@@ -2,6 +2,7 @@ package dev.rsql.cli;
 
 import com.alibaba.fastjson2.JSON;
 import com.alibaba.fastjson2.JSONObject;
+import dev.rsql.cli.http.HttpEndpoint;
 import dev.rsql.cli.server.RsqlServer;
 import dev.rsql.runtime.config.Options;
 
@@ -49,7 +50,7 @@ final class ServerClient {
             return new ServerClient(o.getString("url"));
         }
         Options conf = new Options(RsqlServer.withDefaultPort(home.loadConfig()));
-        return new ServerClient("http://" + conf.getOrDefault("127.0.0.1", "http.host") + ":" + conf.get("http.port"));
+        return new ServerClient("http://" + conf.getOrDefault(HttpEndpoint.DEFAULT_HOST, "http.host") + ":" + conf.get("http.port"));
     }
 
     String url() {

@@ -24,7 +24,20 @@ public final class StatusFile {
     }
 
     /** @param stopTimeoutMillis how long the process may take to stop ({@code bin/stop.sh} waits that long and more) */
-    public static synchronized void write(Path file, JobStatus status, long pid, long stopTimeoutMillis) throws IOException {
+    public static void write(Path file, JobStatus status, long pid, long stopTimeoutMillis) throws IOException {
+        write(file, json(status, pid, stopTimeoutMillis));
+    }
+
+    /** Replaces the file with {@code status} (as {@link #json} makes it) at once: a reader sees the old or the new. */
+    public static synchronized void write(Path file, JSONObject status) throws IOException {
+        Files.createDirectories(file.getParent());
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.writeString(tmp, status.toJSONString(), StandardCharsets.UTF_8);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** What the status file of a job holds. */
+    public static JSONObject json(JobStatus status, long pid, long stopTimeoutMillis) {
         JSONObject o = new JSONObject();
         o.put("job", status.job);
         o.put("instance", status.instance);
@@ -45,33 +58,36 @@ public final class StatusFile {
         o.put("checkpoints", checkpoints(status.checkpoints));
         JSONArray tasks = new JSONArray();
         for (TaskStatus t : status.tasks) {
-            JSONObject to = new JSONObject();
-            to.put("id", t.id);
-            to.put("shard", t.shard);
-            to.put("state", t.state.name());
-            to.put("recordsIn", t.recordsIn);
-            to.put("rowsOut", t.rowsOut);
-            to.put("skipped", t.skipped);
-            to.put("lag", t.lag);
-            to.put("lastCheckpoint", t.lastCheckpointMillis);
-            to.put("error", t.error);
-            if (t.stuck != null) {
-                JSONObject stuck = new JSONObject();
-                stuck.put("since", t.stuck.sinceMillis);
-                stuck.put("position", t.stuck.position);
-                stuck.put("function", t.stuck.function);
-                to.put("stuck", stuck);
-            }
+            JSONObject to = task(t);
             to.put("deadLettered", t.deadLettered);
             metrics(to, t.metrics, status.updatedMillis);
             tasks.add(to);
         }
         o.put("tasks", tasks);
         o.put("dimensionTables", dimensionTables(status.dimensionTables));
-        Files.createDirectories(file.getParent());
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, o.toJSONString(), StandardCharsets.UTF_8);
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return o;
+    }
+
+    /** A task's state and counts, as {@code status --json} and the status page show them. */
+    public static JSONObject task(TaskStatus t) {
+        JSONObject to = new JSONObject();
+        to.put("id", t.id);
+        to.put("shard", t.shard);
+        to.put("state", t.state.name());
+        to.put("recordsIn", t.recordsIn);
+        to.put("rowsOut", t.rowsOut);
+        to.put("skipped", t.skipped);
+        to.put("lag", t.lag);
+        to.put("lastCheckpoint", t.lastCheckpointMillis);
+        to.put("error", t.error);
+        if (t.stuck != null) {
+            JSONObject stuck = new JSONObject();
+            stuck.put("since", t.stuck.sinceMillis);
+            stuck.put("position", t.stuck.position);
+            stuck.put("function", t.stuck.function);
+            to.put("stuck", stuck);
+        }
+        return to;
     }
 
     /** A job's fully cached dimension tables, loaded or loading, as {@code status --json} and the status page show. */

@@ -1,7 +1,7 @@
 package dev.rsql.cli;
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
@@ -24,12 +24,12 @@ final class StopJobCommand implements Callable<Integer> {
     @Parameters(index = "0", description = "Job name.")
     private String job;
 
-    @Option(names = "--server", description = "Server URL (default: the server of this installation).")
-    private String server;
+    @Mixin
+    private ServerOption server;
 
     @Override
     public Integer call() throws IOException {
-        ServerClient client = ServerClient.of(cli.engineHome(), server);
+        ServerClient client = server.client(cli.engineHome());
         ServerClient.Reply r;
         try {
             r = client.post(ServerClient.jobPath(job) + "/stop", "");

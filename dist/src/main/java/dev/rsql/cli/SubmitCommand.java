@@ -2,7 +2,6 @@ package dev.rsql.cli;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
@@ -24,15 +23,14 @@ final class SubmitCommand implements Callable<Integer> {
     @Mixin
     private ScriptOptions scriptOptions;
 
-    @Option(names = "--server", description = "Server URL, e.g. http://host:8081 (default: the server of this"
-            + " installation, run/server.json, else http.host and http.port of conf/rsql.conf).")
-    private String server;
+    @Mixin
+    private ServerOption server;
 
     @Override
     public Integer call() throws IOException {
         EngineHome home = cli.engineHome();
         ScriptArgument arg = scriptOptions.resolve(home);
-        ServerClient client = ServerClient.of(home, server);
+        ServerClient client = server.client(home);
         ServerClient.Reply r;
         try {
             r = client.put(ServerClient.jobPath(arg.jobName), arg.text);

@@ -1,60 +1,36 @@
 package dev.rsql.e2e;
 
-import dev.rsql.broker.LocalRocketMq;
 import dev.rsql.planner.PlannerContext;
 import dev.rsql.planner.ScriptPlanner;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.exec.EngineContext;
 import dev.rsql.runtime.exec.Job;
 import dev.rsql.runtime.exec.TaskStatus;
-import org.apache.rocketmq.client.producer.DefaultMQProducer;
-import org.apache.rocketmq.common.message.MessageQueue;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.io.TempDir;
+import dev.rsql.runtime.testing.Await;
 
 import java.nio.file.Path;
-import java.util.Comparator;
+import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.stream.Collectors;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
- * What the in-process distributed tests share: one broker and producer per test class, and job instances of one
- * script started in this JVM against it, each with its own instance id and a shared state directory.
+ * What the in-process distributed tests share: the broker of {@link BrokerFixture}, and job instances of one script
+ * started in this JVM against it, each with its own instance id and a shared state directory.
  */
-abstract class DistributedJobFixture {
-
-    static LocalRocketMq broker;
-    static DefaultMQProducer producer;
-    static Path stateDir;
-
-    @BeforeAll
-    static void startBroker(@TempDir Path dir) throws Exception {
-        broker = LocalRocketMq.start(dir.resolve("broker"));
-        stateDir = dir.resolve("state");
-        producer = new DefaultMQProducer("rsql_dist_test_producer");
-        producer.setNamesrvAddr(broker.nameServerAddress());
-        producer.setInstanceName("rsql-dist-test-" + UUID.randomUUID());
-        producer.start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (producer != null) {
-            producer.shutdown();
-        }
-        if (broker != null) {
-            broker.close();
-        }
-    }
+abstract class DistributedJobFixture extends BrokerFixture {
 
     /** An instance of the distributed job: checkpoints every 300 ms, 2 workers, 4 shuffle queues. */
     static Job start(String name, String script, String instance) throws Exception {
+        return start(broker.nameServerAddress(), stateDir, name, script, instance);
+    }
+
+    /** As {@link #start(String, String, String)}, against the name server and state directory given. */
+    static Job start(String nameServer, Path stateDir, String name, String script, String instance) throws Exception {
         Map<String, String> settings = new HashMap<>();
-        settings.put("rocketmq.namesrv", broker.nameServerAddress());
+        settings.put("rocketmq.namesrv", nameServer);
         settings.put("checkpoint.interval", "300ms");
         settings.put("worker.threads", "2");
         settings.put("instance.id", instance);
@@ -70,13 +46,44 @@ abstract class DistributedJobFixture {
         return job;
     }
 
-    static List<MessageQueue> queues(String topic) throws Exception {
-        return producer.fetchPublishMessageQueues(topic).stream()
-                .sorted(Comparator.comparingInt(MessageQueue::getQueueId)).collect(Collectors.toList());
+    /** Creates a topic named {@code name} and a random suffix; returns its name. */
+    static String topic(String name, int queues) {
+        String topic = name + "_" + UUID.randomUUID().toString().substring(0, 8);
+        broker.createTopic(topic, queues);
+        return topic;
     }
 
+    /** The job's running tasks whose id starts with {@code prefix}. */
     static long ownedTasks(Job job, String prefix) {
         return job.status().tasks.stream()
                 .filter(t -> t.state == TaskStatus.State.RUNNING && t.id.startsWith(prefix)).count();
+    }
+
+    /** Rows sent to the job's source topics. */
+    @FunctionalInterface
+    interface Production {
+        void produce() throws Exception;
+    }
+
+    /**
+     * Runs the job on instances a and b; once {@code firstOut} holds and b owns some of {@code movedTask}'s tasks, b
+     * leaves and {@code rest} is produced; returns once {@code allOut} holds ({@code progress} tells how far it got
+     * when it does not in time). Both instances are stopped on the way out.
+     */
+    static void runWithOneInstanceLeaving(String jobName, String script, String movedTask, BooleanSupplier firstOut,
+                                          Production rest, Supplier<String> progress, BooleanSupplier allOut)
+            throws Exception {
+        Job a = start(jobName, script, "a");
+        Job b = start(jobName, script, "b");
+        try {
+            Await.until("the first rows out, and b running " + movedTask + " tasks", Duration.ofSeconds(60),
+                    () -> firstOut.getAsBoolean() && ownedTasks(b, movedTask) > 0);
+            b.stop();
+            rest.produce();
+            Await.until(progress, Duration.ofSeconds(90), allOut);
+        } finally {
+            a.stop();
+            b.stop();
+        }
     }
 }

@@ -5,8 +5,6 @@ import com.alibaba.fastjson2.JSONObject;
 import dev.rsql.planner.PlannerContext;
 import dev.rsql.planner.ScriptPlanner;
 import dev.rsql.runtime.config.Options;
-import dev.rsql.runtime.exec.Job;
-import dev.rsql.runtime.testing.Await;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
@@ -14,15 +12,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import static dev.rsql.e2e.DistributedJobTest.KEYS;
+import static dev.rsql.e2e.DistributedJobTest.eventTable;
 import static dev.rsql.e2e.DistributedJobTest.QUEUES;
 import static dev.rsql.e2e.DistributedJobTest.produce;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -56,17 +53,14 @@ class DistributedMiniBatchTest extends DistributedJobFixture {
 
     @Test
     void twoPhaseCountsEveryEventOnceWhenATaskMoves() throws Exception {
-        String in = "dist_mb_" + UUID.randomUUID().toString().substring(0, 8);
-        String out = in + "_out";
-        broker.createTopic(in, QUEUES);
-        broker.createTopic(out, 4);
+        String in = topic("dist_mb", QUEUES);
+        String out = topic(in + "_out", 4);
         String script = "SET 'table.exec.mini-batch.enabled' = 'true';\n"
                 + "SET 'table.exec.mini-batch.allow-latency' = '100 ms';\n"
                 + "SET 'table.exec.mini-batch.size' = '100';\n"
                 // several batches per checkpoint, so that the sink has upserts of a key to coalesce
                 + "SET 'checkpoint.interval' = '2 s';\n"
-                + "CREATE TABLE ev (k VARCHAR, ts TIMESTAMP(3), WATERMARK FOR ts AS withOffset(ts, 500))\n"
-                + " WITH (type = 'rocketmq', topic = '" + in + "');\n"
+                + eventTable(in)
                 + "CREATE TABLE tc (k VARCHAR, c BIGINT, d BIGINT, PRIMARY KEY (k) NOT ENFORCED)\n"
                 + " WITH (type = 'rocketmq', topic = '" + out + "', keyColumns = 'k');\n"
                 + "INSERT INTO tc SELECT k, COUNT(*), COUNT(DISTINCT ts) FROM ev GROUP BY k;\n";
@@ -79,26 +73,20 @@ class DistributedMiniBatchTest extends DistributedJobFixture {
         int total = 12_000;
         int firstPart = 5_000;
         produce(queues, 0, firstPart);
-        String jobName = "dist_" + in;
-        Job a = start(jobName, script, "a");
-        Job b = start(jobName, script, "b");
+        Map<String, String> expected = new TreeMap<>();
+        for (int k = 0; k < KEYS; k++) {
+            long n = total / KEYS + (k < total % KEYS ? 1 : 0);
+            expected.put("k" + k, n + "/" + n);
+        }
         DefaultLitePullConsumer reader = TopicReaders.fromStart(broker.nameServerAddress(), out);
         Map<String, List<String>> updates = new TreeMap<>();
         try {
-            Await.until("the first counts, and b running shuffle tasks", Duration.ofSeconds(60), () -> {
+            runWithOneInstanceLeaving("dist_" + in, script, "exchange", () -> {
                 read(reader, updates);
-                return updates.size() == KEYS && ownedTasks(b, "exchange") > 0;
-            });
-            b.stop();
-            produce(queues, firstPart, total);
-            Map<String, String> expected = new TreeMap<>();
-            for (int k = 0; k < KEYS; k++) {
-                long n = total / KEYS + (k < total % KEYS ? 1 : 0);
-                expected.put("k" + k, n + "/" + n);
-            }
-            Await.until(() -> "every final count; have " + updates.entrySet().stream().limit(5)
-                    .map(e -> e.getKey() + "=" + e.getValue().get(e.getValue().size() - 1))
-                    .toList(), Duration.ofSeconds(90), () -> {
+                return updates.size() == KEYS;
+            }, () -> produce(queues, firstPart, total), () -> "every final count; have " + updates.entrySet()
+                    .stream().limit(5).map(e -> e.getKey() + "=" + e.getValue().get(e.getValue().size() - 1))
+                    .toList(), () -> {
                 read(reader, updates);
                 return expected.entrySet().stream().allMatch(e -> updates.getOrDefault(e.getKey(), List.of())
                         .contains(e.getValue()));
@@ -115,8 +103,6 @@ class DistributedMiniBatchTest extends DistributedJobFixture {
             });
         } finally {
             reader.shutdown();
-            a.stop();
-            b.stop();
         }
     }
 }

@@ -5,7 +5,6 @@ import com.alibaba.fastjson2.JSONObject;
 import dev.rsql.runtime.exec.Job;
 import dev.rsql.runtime.testing.Await;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
-import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.junit.jupiter.api.Test;
@@ -18,13 +17,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import static dev.rsql.e2e.DistributedJobTest.BASE_TS;
 import static dev.rsql.e2e.DistributedJobTest.KEYS;
+import static dev.rsql.e2e.DistributedJobTest.eventTable;
 import static dev.rsql.e2e.DistributedJobTest.QUEUES;
 import static dev.rsql.e2e.DistributedJobTest.produce;
+import static dev.rsql.e2e.DistributedJobTest.produceSentinels;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -50,12 +50,9 @@ class DistributedOverTest extends DistributedJobFixture {
 
     @Test
     void twoInstancesComputeOverWindowsAndAMovedTaskKeepsItsWindows() throws Exception {
-        String in = "dist_over_" + UUID.randomUUID().toString().substring(0, 8);
-        String out = in + "_out";
-        broker.createTopic(in, QUEUES);
-        broker.createTopic(out, 4);
-        String script = "CREATE TABLE ev (k VARCHAR, ts TIMESTAMP(3), WATERMARK FOR ts AS withOffset(ts, 500))\n"
-                + " WITH (type = 'rocketmq', topic = '" + in + "');\n"
+        String in = topic("dist_over", QUEUES);
+        String out = topic(in + "_out", 4);
+        String script = eventTable(in)
                 + "CREATE TABLE oc (k VARCHAR, ts TIMESTAMP(3), c BIGINT, r BIGINT)\n"
                 + " WITH (type = 'rocketmq', topic = '" + out + "');\n"
                 + "INSERT INTO oc SELECT k, ts,\n"
@@ -78,11 +75,7 @@ class DistributedOverTest extends DistributedJobFixture {
             });
             b.stop();
             produce(queues, firstPart, total);
-            // An hour later in every queue: the watermark passes every event above.
-            for (MessageQueue q : queues) {
-                producer.send(new Message(in, ("{\"k\":\"sentinel\",\"ts\":" + (BASE_TS + 10L * total + 3_600_000L)
-                        + "}").getBytes(StandardCharsets.UTF_8)), q);
-            }
+            produceSentinels(queues, total);
             Map<String, String> expected = new TreeMap<>();
             for (int i = 0; i < total; i++) {
                 // A key's events are 400 ms apart: the last second holds the event and up to two before it.

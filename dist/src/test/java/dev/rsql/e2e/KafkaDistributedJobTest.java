@@ -3,13 +3,8 @@ package dev.rsql.e2e;
 import com.alibaba.fastjson2.JSON;
 import com.alibaba.fastjson2.JSONObject;
 import dev.rsql.broker.LocalRocketMq;
-import dev.rsql.planner.PlannerContext;
-import dev.rsql.planner.ScriptPlanner;
-import dev.rsql.runtime.config.Options;
-import dev.rsql.runtime.exec.EngineContext;
 import dev.rsql.runtime.exec.Job;
 import dev.rsql.runtime.exec.JobInstance;
-import dev.rsql.runtime.exec.TaskStatus;
 import dev.rsql.runtime.testing.Await;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -27,7 +22,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -76,26 +70,11 @@ class KafkaDistributedJobTest {
     }
 
     static Job start(String name, String script, String instance) throws Exception {
-        Map<String, String> settings = new HashMap<>();
-        settings.put("rocketmq.namesrv", rocketMq.nameServerAddress());
-        settings.put("checkpoint.interval", "300ms");
-        settings.put("worker.threads", "2");
-        settings.put("instance.id", instance);
-        settings.put("state.dir", stateDir.toString());
-        settings.put("execution.mode", "distributed");
-        settings.put("shuffle.queues", "4");
-        settings.put("source.idle-timeout", "0");
-        Options config = new Options(settings);
-        Job job = Job.create(new ScriptPlanner(new PlannerContext(config,
-                KafkaDistributedJobTest.class.getClassLoader(), n -> null)).plan(name, script).graph(),
-                new EngineContext(config, KafkaDistributedJobTest.class.getClassLoader()));
-        job.start();
-        return job;
+        return DistributedJobFixture.start(rocketMq.nameServerAddress(), stateDir, name, script, instance);
     }
 
     static long sourceTasks(Job job) {
-        return job.status().tasks.stream().filter(t -> t.state == TaskStatus.State.RUNNING && t.id.startsWith("ev#"))
-                .count();
+        return DistributedJobFixture.ownedTasks(job, "ev#");
     }
 
     /** Event i: key i mod KEYS into partition i mod PARTITIONS, 10 ms after event i-1: each partition's times rise. */

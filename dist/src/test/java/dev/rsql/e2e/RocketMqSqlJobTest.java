@@ -2,18 +2,14 @@ package dev.rsql.e2e;
 
 import com.alibaba.fastjson2.JSON;
 import com.alibaba.fastjson2.JSONObject;
-import dev.rsql.broker.LocalRocketMq;
 import dev.rsql.planner.PlannerContext;
 import dev.rsql.planner.ScriptPlanner;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.exec.EngineContext;
 import dev.rsql.runtime.exec.JobInstance;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
-import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,32 +31,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** SQL jobs end to end on a real RocketMQ 5.3.3 name server and broker started in this JVM. */
-class RocketMqSqlJobTest {
+class RocketMqSqlJobTest extends BrokerFixture {
 
     static final AtomicInteger SEQ = new AtomicInteger();
-    static LocalRocketMq broker;
-    static DefaultMQProducer producer;
-    static Path stateDir;
-
-    @BeforeAll
-    static void startBroker(@TempDir Path dir) throws Exception {
-        broker = LocalRocketMq.start(dir.resolve("broker"));
-        stateDir = dir.resolve("state");
-        producer = new DefaultMQProducer("rsql_test_producer");
-        producer.setNamesrvAddr(broker.nameServerAddress());
-        producer.setInstanceName("rsql-sql-test-" + UUID.randomUUID());
-        producer.start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (producer != null) {
-            producer.shutdown();
-        }
-        if (broker != null) {
-            broker.close();
-        }
-    }
 
     static String topic(String base, int queues) {
         String t = base + "_" + SEQ.incrementAndGet();

@@ -150,10 +150,7 @@ public final class RsqlEngine implements AutoCloseable {
 
     /** The operator graph and physical plans of a script, as {@code bin/rsql explain} prints them. */
     public String explain(String name, String sqlText) {
-        PlannedJob planned = plan(name, sqlText);
-        StringBuilder sb = new StringBuilder(planned.graph().explain());
-        planned.physicalPlans().forEach(p -> sb.append("\nPhysical plan\n").append(p));
-        return sb.toString();
+        return plan(name, sqlText).explain();
     }
 
     /** The jobs of this engine, running or ended (until a job of the same name is submitted again), by name. */

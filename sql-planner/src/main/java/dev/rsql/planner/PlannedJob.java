@@ -13,4 +13,18 @@ import java.util.List;
  */
 public record PlannedJob(JobGraph graph, ScriptCatalog catalog, String generatedSource, List<String> relationalPlans,
                          List<String> physicalPlans, List<String> warnings, List<String> sharedPredicates) {
+
+    /**
+     * What {@code rsql explain}, the shell's EXPLAIN and the SDK's {@code explain} print: the operator graph, each
+     * INSERT's physical plan, then the predicates several INSERTs share.
+     */
+    public String explain() {
+        StringBuilder sb = new StringBuilder(graph.explain());
+        physicalPlans.forEach(p -> sb.append("\nPhysical plan\n").append(p));
+        if (!sharedPredicates.isEmpty()) {
+            sb.append("\nShared predicates (evaluated once per row)\n");
+            sharedPredicates.forEach(p -> sb.append("  ").append(p).append('\n'));
+        }
+        return sb.toString();
+    }
 }

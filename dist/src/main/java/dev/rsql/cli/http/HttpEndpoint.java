@@ -1,5 +1,6 @@
 package dev.rsql.cli.http;
 
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import dev.rsql.runtime.config.ConfigException;
@@ -8,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -20,6 +22,8 @@ import java.util.concurrent.Executors;
  */
 public final class HttpEndpoint implements AutoCloseable {
 
+    /** {@code http.host} when unset: only this machine's clients reach the port. */
+    public static final String DEFAULT_HOST = "127.0.0.1";
     private static final Logger LOG = LoggerFactory.getLogger(HttpEndpoint.class);
 
     private final HttpServer server;
@@ -44,17 +48,11 @@ public final class HttpEndpoint implements AutoCloseable {
         if (port == null || port.isBlank()) {
             return Optional.empty();
         }
-        String host = settings.getOrDefault("127.0.0.1", "http.host");
-        int number;
-        try {
-            number = Integer.parseInt(port.trim());
-        } catch (NumberFormatException e) {
-            throw new ConfigException("http.port must be a port number, got '" + port + "'");
-        }
+        int number = settings.getInt(0, "http.port");
         if (number < 0 || number > 65535) {
             throw new ConfigException("http.port must be between 0 and 65535, got " + number);
         }
-        return Optional.of(bind(host, number));
+        return Optional.of(bind(settings.getOrDefault(DEFAULT_HOST, "http.host"), number));
     }
 
     public static HttpEndpoint bind(String host, int port) {
@@ -71,13 +69,42 @@ public final class HttpEndpoint implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Answers a request for a read-only resource: {@code body} to a GET, its headers only to a HEAD, 405 to any other
+     * method. Closes the exchange.
+     */
+    public static void sendReadOnly(HttpExchange exchange, int status, String contentType, byte[] body)
+            throws IOException {
+        try (exchange) {
+            String method = exchange.getRequestMethod();
+            if (!method.equals("GET") && !method.equals("HEAD")) {
+                exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+                exchange.sendResponseHeaders(405, -1);
+                return;
+            }
+            exchange.getResponseHeaders().set("Content-Type", contentType);
+            boolean head = method.equals("HEAD");
+            exchange.sendResponseHeaders(status, head ? -1 : body.length);
+            if (!head) {
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(body);
+                }
+            }
+        }
+    }
+
     public void start() {
         server.start();
-        LOG.info("serving http://{}:{}/", server.getAddress().getHostString(), port());
+        LOG.info("serving {}/", url());
     }
 
     public int port() {
         return server.getAddress().getPort();
+    }
+
+    /** Where clients reach the endpoint, e.g. {@code http://127.0.0.1:8081}. */
+    public String url() {
+        return "http://" + server.getAddress().getHostString() + ":" + port();
     }
 
     @Override

@@ -8,7 +8,6 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 
 /**
  * {@code /metrics}: the process's jobs ({@link JobMetrics}) and the JVM (heap, GC, threads, CPU, from the Prometheus
@@ -30,22 +29,8 @@ public final class MetricsHandler implements HttpHandler {
 
     @Override
     public void handle(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            if (!exchange.getRequestMethod().equals("GET") && !exchange.getRequestMethod().equals("HEAD")) {
-                exchange.getResponseHeaders().set("Allow", "GET, HEAD");
-                exchange.sendResponseHeaders(405, -1);
-                return;
-            }
-            ByteArrayOutputStream body = new ByteArrayOutputStream(16 * 1024);
-            writer.write(body, registry.scrape());
-            exchange.getResponseHeaders().set("Content-Type", writer.getContentType());
-            boolean head = exchange.getRequestMethod().equals("HEAD");
-            exchange.sendResponseHeaders(200, head ? -1 : body.size());
-            if (!head) {
-                try (OutputStream out = exchange.getResponseBody()) {
-                    body.writeTo(out);
-                }
-            }
-        }
+        ByteArrayOutputStream body = new ByteArrayOutputStream(16 * 1024);
+        writer.write(body, registry.scrape());
+        HttpEndpoint.sendReadOnly(exchange, 200, writer.getContentType(), body.toByteArray());
     }
 }

@@ -223,15 +223,18 @@ public final class JobServer implements AutoCloseable {
         return s.job != null && !s.job.state().isFinal();
     }
 
-    private void writeStatus(ServedJob s) {
+    /** Publishes the job's status under run/; returns it as written, or null before the job first started. */
+    private JSONObject writeStatus(ServedJob s) {
         if (s.job == null) {
-            return;
+            return null;
         }
+        JSONObject status = StatusFile.json(s.job.runtimeJob().status(), pid, stopTimeoutMillis);
         try {
-            StatusFile.write(home.statusFile(s.name, null), s.job.runtimeJob().status(), pid, stopTimeoutMillis);
+            StatusFile.write(home.statusFile(s.name, null), status);
         } catch (IOException e) {
             LOG.warn("job={} cannot write its status file: {}", s.name, e.getMessage());
         }
+        return status;
     }
 
     private static void inJobLog(String job, Runnable r) {
@@ -321,15 +324,7 @@ public final class JobServer implements AutoCloseable {
     }
 
     private JSONObject describe(ServedJob s) {
-        JSONObject o = null;
-        if (s.job != null) {
-            writeStatus(s);
-            try {
-                o = StatusFile.read(home.statusFile(s.name, null));
-            } catch (IOException e) {
-                o = null;
-            }
-        }
+        JSONObject o = writeStatus(s);
         if (o == null) {
             o = new JSONObject();
             o.put("job", s.name);

@@ -67,7 +67,7 @@ public final class RsqlServer implements AutoCloseable {
         server.statusPage.registerOn(endpoint);
         endpoint.start();
         jobs.start();
-        server.writeServerFile(config.getOrDefault("http.host", "127.0.0.1"));
+        server.writeServerFile();
         return server;
     }
 
@@ -76,17 +76,13 @@ public final class RsqlServer implements AutoCloseable {
         return home.runDir().resolve("server.json");
     }
 
-    private void writeServerFile(String host) throws IOException {
+    private void writeServerFile() throws IOException {
         JSONObject o = new JSONObject();
-        o.put("url", url(host));
+        o.put("url", endpoint.url());
         o.put("pid", ProcessHandle.current().pid());
         Files.createDirectories(home.runDir());
         Files.writeString(serverFile(home), o.toJSONString(), StandardCharsets.UTF_8);
-        LOG.info("server ready at {}/api", url(host));
-    }
-
-    private String url(String host) {
-        return "http://" + host + ":" + endpoint.port();
+        LOG.info("server ready at {}/api", endpoint.url());
     }
 
     public int port() {

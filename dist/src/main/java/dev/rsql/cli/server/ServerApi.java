@@ -43,9 +43,7 @@ final class ServerApi implements HttpHandler {
     public void handle(HttpExchange x) throws IOException {
         try {
             route(x);
-        } catch (ScriptException e) {
-            reply(x, 400, error(e.getMessage()));
-        } catch (IllegalArgumentException e) {
+        } catch (ScriptException | IllegalArgumentException e) {
             reply(x, 400, error(e.getMessage()));
         } catch (RuntimeException e) {
             LOG.warn("{} {} failed: {}", x.getRequestMethod(), x.getRequestURI(), e.toString());

@@ -121,7 +121,7 @@ public final class SqlShell {
                 describe(m.group(1).replace("`", ""));
             } else if ((m = EXPLAIN.matcher(text)).lookingAt()) {
                 Statement query = statement.from(m.end());
-                out.print(PlanText.of(planner().plan(JOB_NAME, session.pieces(query.positioned()))));
+                out.print(planner().plan(JOB_NAME, session.pieces(query.positioned())).explain());
             } else {
                 run(statement, RsqlParser.parseScript(statement.positioned()));
             }

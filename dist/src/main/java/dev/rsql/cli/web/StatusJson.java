@@ -49,25 +49,9 @@ final class StatusJson {
     }
 
     private static JSONObject task(TaskStatus t, TaskNodes taskNodes) {
-        JSONObject o = new JSONObject();
-        o.put("id", t.id);
+        JSONObject o = StatusFile.task(t);
         GraphNode node = taskNodes.of(t.id);
         o.put("node", node == null ? null : node.id());
-        o.put("shard", t.shard);
-        o.put("state", t.state.name());
-        o.put("recordsIn", t.recordsIn);
-        o.put("rowsOut", t.rowsOut);
-        o.put("skipped", t.skipped);
-        o.put("lag", t.lag);
-        o.put("lastCheckpoint", t.lastCheckpointMillis);
-        o.put("error", t.error);
-        if (t.stuck != null) {
-            JSONObject stuck = new JSONObject();
-            stuck.put("since", t.stuck.sinceMillis);
-            stuck.put("position", t.stuck.position);
-            stuck.put("function", t.stuck.function);
-            o.put("stuck", stuck);
-        }
         return o;
     }
 

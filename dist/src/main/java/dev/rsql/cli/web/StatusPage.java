@@ -11,7 +11,6 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -108,23 +107,10 @@ public final class StatusPage implements AutoCloseable {
         send(exchange, 200, CONTENT_TYPES.get(name.substring(name.lastIndexOf('.') + 1)), body);
     }
 
-    private static void send(HttpExchange exchange, int code, String contentType, byte[] body) throws IOException {
-        try (exchange) {
-            String method = exchange.getRequestMethod();
-            if (!method.equals("GET") && !method.equals("HEAD")) {
-                exchange.getResponseHeaders().set("Allow", "GET, HEAD");
-                exchange.sendResponseHeaders(405, -1);
-                return;
-            }
-            exchange.getResponseHeaders().set("Content-Type", contentType);
+    private static void send(HttpExchange exchange, int code, String contentType, byte[] body) {
+        try {
             exchange.getResponseHeaders().set("Cache-Control", "no-store");
-            boolean head = method.equals("HEAD");
-            exchange.sendResponseHeaders(code, head ? -1 : body.length);
-            if (!head) {
-                try (OutputStream out = exchange.getResponseBody()) {
-                    out.write(body);
-                }
-            }
+            HttpEndpoint.sendReadOnly(exchange, code, contentType, body);
         } catch (IOException e) {
             LOG.debug("status page: answering {} failed: {}", exchange.getRequestURI(), e.toString());
         }

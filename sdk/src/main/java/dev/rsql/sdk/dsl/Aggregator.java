@@ -27,6 +27,18 @@ public interface Aggregator<T, A, V> {
         throw new UnsupportedOperationException(getClass().getName() + " cannot merge accumulators");
     }
 
+    /**
+     * Whether {@link #merge} is implemented: a session window refuses an aggregator that cannot merge when the job is
+     * built. By default, whether the class overrides it.
+     */
+    default boolean canMerge() {
+        try {
+            return getClass().getMethod("merge", Object.class, Object.class).getDeclaringClass() != Aggregator.class;
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     V result(A accumulator);
 
     /** An aggregator whose result is its accumulator. */
@@ -37,7 +49,7 @@ public interface Aggregator<T, A, V> {
     /** An aggregator from its parts; {@code merger} may be null when no session window uses it. */
     static <T, A, V> Aggregator<T, A, V> of(Supplier<A> initializer, BiFunction<T, A, A> adder,
                                             BinaryOperator<A> merger, Function<A, V> result) {
-        Aggregator<T, A, V> parts = new Aggregator<>() {
+        return new Aggregator<>() {
             @Override
             public A createAccumulator() {
                 return initializer.get();
@@ -49,32 +61,21 @@ public interface Aggregator<T, A, V> {
             }
 
             @Override
-            public V result(A accumulator) {
-                return result.apply(accumulator);
-            }
-        };
-        if (merger == null) {
-            return parts;   // without merge: a session window refuses it when the job is built
-        }
-        return new Aggregator<>() {
-            @Override
-            public A createAccumulator() {
-                return parts.createAccumulator();
-            }
-
-            @Override
-            public A add(T value, A accumulator) {
-                return parts.add(value, accumulator);
-            }
-
-            @Override
             public A merge(A a, A b) {
+                if (merger == null) {
+                    return Aggregator.super.merge(a, b);
+                }
                 return merger.apply(a, b);
             }
 
             @Override
+            public boolean canMerge() {
+                return merger != null;
+            }
+
+            @Override
             public V result(A accumulator) {
-                return parts.result(accumulator);
+                return result.apply(accumulator);
             }
         };
     }

@@ -206,16 +206,9 @@ public final class GroupedStream<K, T> {
                                              Class<A> accumulatorType, Class<V> resultType) {
             RowMapping<A> acc = RowMapping.of(accumulatorType);
             RowMapping<V> result = new AtomicMapping<>("value", ReflectiveMapping.fieldType(resultType));
-            boolean merges;
-            try {
-                merges = aggregator.getClass().getMethod("merge", Object.class, Object.class).getDeclaringClass()
-                        != Aggregator.class;
-            } catch (NoSuchMethodException e) {
-                throw new IllegalStateException(e);
-            }
             Aggregator<T, A, V> a = cast(aggregator);
             return new Aggregation<>("AGGREGATE(" + acc + ")", result, null, null,
-                    v -> new AccumulatorFunction<>(a, mapping, offset, acc, result), merges);
+                    v -> new AccumulatorFunction<>(a, mapping, offset, acc, result), aggregator.canMerge());
         }
 
         @SuppressWarnings("unchecked")

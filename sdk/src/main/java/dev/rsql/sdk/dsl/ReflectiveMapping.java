@@ -22,7 +22,10 @@ final class ReflectiveMapping<T> implements RowMapping<T> {
     private final RowType rowType;
     private final FieldType[] fields;
     private final MethodHandle[] getters;
-    /** The canonical constructor of a record (all components), or the no-argument constructor of a POJO. */
+    /**
+     * The canonical constructor of a record, taking its components as one {@code Object[]} (spread once here, not at
+     * every row), or the no-argument constructor of a POJO.
+     */
     private final MethodHandle constructor;
     /** A POJO's field setters; null for a record. */
     private final MethodHandle[] setters;
@@ -38,7 +41,7 @@ final class ReflectiveMapping<T> implements RowMapping<T> {
         }
         this.rowType = b.build();
         this.getters = getters;
-        this.constructor = constructor;
+        this.constructor = setters == null ? constructor.asSpreader(Object[].class, fields.length) : constructor;
         this.setters = setters;
     }
 
@@ -139,7 +142,7 @@ final class ReflectiveMapping<T> implements RowMapping<T> {
                 for (int i = 0; i < args.length; i++) {
                     args[i] = fields[i].fromInternal().apply(row[offset + i]);
                 }
-                return (T) constructor.invokeWithArguments(args);
+                return (T) constructor.invoke(args);
             }
             T value = (T) constructor.invoke();
             for (int i = 0; i < fields.length; i++) {

@@ -177,12 +177,17 @@ class DslOperatorsTest {
         Clicks clicks = new Clicks(5, 2, 400, 50);
         List<Row> out = run("tumble", clicks, s -> s.keyBy(Click::userId, String.class)
                 .window(Window.tumbling(Duration.ofMillis(WINDOW))).count().to("counts", sink("tumble")), true);
+        assertEquals(sorted(withValues(clicksPerUserAndWindow(clicks))), inserts(out));
+    }
+
+    /** The clicks of each user in each tumbling window of {@code WINDOW} ms, by (user, start, end). */
+    private static Map<List<Object>, Long> clicksPerUserAndWindow(Clicks clicks) {
         Map<List<Object>, Long> expected = new HashMap<>();
         for (Click c : clicks.all) {
             long ws = windowStart(c, WINDOW);
             expected.merge(List.of(c.userId(), ws, ws + WINDOW), 1L, Long::sum);
         }
-        assertEquals(sorted(withValues(expected)), inserts(out));
+        return expected;
     }
 
     /** A window's results have its window_time as event time: a second, larger window sums the first's counts. */
@@ -194,12 +199,7 @@ class DslOperatorsTest {
                 .keyBy(Windowed::key, String.class)
                 .window(Window.tumbling(Duration.ofMillis(WINDOW))).sum(Windowed::value)
                 .to("sums", sink("cascade")), true);
-        Map<List<Object>, Long> expected = new HashMap<>();
-        for (Click c : clicks.all) {
-            long ws = windowStart(c, WINDOW);
-            expected.merge(List.of(c.userId(), ws, ws + WINDOW), 1L, Long::sum);
-        }
-        assertEquals(sorted(withValues(expected)), inserts(out));
+        assertEquals(sorted(withValues(clicksPerUserAndWindow(clicks))), inserts(out));
     }
 
     @Test

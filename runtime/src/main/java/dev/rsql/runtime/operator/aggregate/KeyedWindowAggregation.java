@@ -1,13 +1,19 @@
 package dev.rsql.runtime.operator.aggregate;
 
 import dev.rsql.runtime.aggregate.Accumulators;
+import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.graph.EmitSpec;
 import dev.rsql.runtime.graph.WindowAggregateNode;
 import dev.rsql.runtime.operator.Operator;
 import dev.rsql.runtime.operator.OperatorContext;
 import dev.rsql.runtime.operator.Output;
+import dev.rsql.runtime.state.Namespaces;
+import dev.rsql.runtime.state.RowListSerializer;
 import dev.rsql.runtime.state.RowSerializer;
 import dev.rsql.runtime.state.TimerService;
+import dev.rsql.runtime.types.DataType;
+
+import java.util.List;
 
 /**
  * What the window aggregation operators (whole windows, sessions, slices) share: the group key of a row, the
@@ -53,6 +59,16 @@ abstract class KeyedWindowAggregation implements Operator {
     /** Opens the operator's own state (the accumulators are open). */
     abstract void openState(OperatorContext context) throws Exception;
 
+    /**
+     * State {@code name} holding all of a key's windows as one value, a list of rows of {@code columns}, kept in the
+     * heap for the active keys.
+     */
+    final KeyedStateCache<List<Object[]>> keyedWindowLists(OperatorContext context, String name,
+                                                           List<DataType> columns) {
+        return new KeyedStateCache<>(context.stateBackend().valueState(node.id(), name,
+                new RowListSerializer(new RowSerializer(columns))), KeyedStateCache.capacity(context));
+    }
+
     /** Hands what the operator keeps in the heap to its state, before a checkpoint. */
     void flushState() throws Exception {
     }
@@ -64,6 +80,19 @@ abstract class KeyedWindowAggregation implements Operator {
             key[i] = in[groupFields[i]];
         }
         return key;
+    }
+
+    /**
+     * Adds a row to the accumulators {@code acc}, or takes a retraction out of them; returns the change to the count
+     * of rows in them (+1 or -1).
+     */
+    final long accumulate(Object[] acc, Row row) {
+        if (row.kind().isAccumulate()) {
+            accumulators.accumulate(acc, row.fields());
+            return 1;
+        }
+        accumulators.retract(acc, row.fields());
+        return -1;
     }
 
     /** Whether a window ending at {@code end} closed for good: its end plus the allowed lateness is behind. */
@@ -80,12 +109,32 @@ abstract class KeyedWindowAggregation implements Operator {
         }
     }
 
+    /** A timer of the whole key (empty namespace), for operators keeping all of a key's windows in one value. */
+    final void registerTimer(long time, byte[] keyBytes) {
+        registerTimer(time, keyBytes, Namespaces.EMPTY);
+    }
+
     final void requestNextProcessingTime() {
         long next = timers.nextProcessingTime();
         if (next != Long.MAX_VALUE) {
             context.requestProcessingTime(next);
         }
     }
+
+    @Override
+    public final void processWatermark(long newWatermark) throws Exception {
+        if (newWatermark <= watermark) {
+            return;
+        }
+        watermark = newWatermark;
+        if (eventTime) {
+            timers.fireEventTimeTimers(newWatermark, this::onEventTime);
+        }
+        output.emitWatermark(newWatermark);
+    }
+
+    /** An event-time timer registered for {@code time} is due: the watermark reached it. */
+    abstract void onEventTime(long time, byte[] keyBytes, byte[] namespace) throws Exception;
 
     @Override
     public final void flush() throws Exception {

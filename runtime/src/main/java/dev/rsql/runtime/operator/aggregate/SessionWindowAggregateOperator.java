@@ -6,8 +6,6 @@ import dev.rsql.runtime.graph.WindowAggregateNode;
 import dev.rsql.runtime.operator.OperatorContext;
 import dev.rsql.runtime.operator.Output;
 import dev.rsql.runtime.state.Namespaces;
-import dev.rsql.runtime.state.RowListSerializer;
-import dev.rsql.runtime.state.RowSerializer;
 import dev.rsql.runtime.types.DataType;
 
 import java.util.ArrayList;
@@ -53,8 +51,7 @@ public final class SessionWindowAggregateOperator extends KeyedWindowAggregation
         stored.add(DataType.of(DataType.Kind.BIGINT));
         stored.add(DataType.of(DataType.Kind.BIGINT).notNull());
         stored.add(WindowResults.accumulatorsType(accumulators));
-        sessions = new KeyedStateCache<>(context.stateBackend().valueState(node.id(), "sessions",
-                new RowListSerializer(new RowSerializer(stored))), KeyedStateCache.capacity(context));
+        sessions = keyedWindowLists(context, "sessions", stored);
     }
 
     @Override
@@ -96,13 +93,7 @@ public final class SessionWindowAggregateOperator extends KeyedWindowAggregation
         }
         entry.value = list;
         entry.changed();
-        if (row.kind().isAccumulate()) {
-            accumulators.accumulate((Object[]) session[ACC], in);
-            session[COUNT] = (Long) session[COUNT] + 1;
-        } else {
-            accumulators.retract((Object[]) session[ACC], in);
-            session[COUNT] = (Long) session[COUNT] - 1;
-        }
+        session[COUNT] = (Long) session[COUNT] + accumulate((Object[]) session[ACC], row);
         if ((Long) session[COUNT] == 0) {
             list.remove(session);
             if (session[EMITTED] != null) {
@@ -167,20 +158,9 @@ public final class SessionWindowAggregateOperator extends KeyedWindowAggregation
         return target;
     }
 
-    private void registerTimer(long time, byte[] keyBytes) {
-        registerTimer(time, keyBytes, Namespaces.EMPTY);
-    }
-
     @Override
-    public void processWatermark(long newWatermark) throws Exception {
-        if (newWatermark <= watermark) {
-            return;
-        }
-        watermark = newWatermark;
-        if (eventTime) {
-            timers.fireEventTimeTimers(newWatermark, (time, keyBytes, ns) -> onTimer(time, keyBytes));
-        }
-        output.emitWatermark(newWatermark);
+    void onEventTime(long time, byte[] keyBytes, byte[] namespace) throws Exception {
+        onTimer(time, keyBytes);
     }
 
     /**

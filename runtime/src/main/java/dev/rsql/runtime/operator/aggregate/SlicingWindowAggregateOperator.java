@@ -5,9 +5,6 @@ import dev.rsql.runtime.graph.WindowAggregateNode;
 import dev.rsql.runtime.graph.WindowSlices;
 import dev.rsql.runtime.operator.OperatorContext;
 import dev.rsql.runtime.operator.Output;
-import dev.rsql.runtime.state.Namespaces;
-import dev.rsql.runtime.state.RowListSerializer;
-import dev.rsql.runtime.state.RowSerializer;
 import dev.rsql.runtime.types.DataType;
 
 import java.util.ArrayList;
@@ -47,8 +44,7 @@ public final class SlicingWindowAggregateOperator extends KeyedWindowAggregation
     void openState(OperatorContext context) {
         List<DataType> stored = List.of(DataType.of(DataType.Kind.BIGINT).notNull(),
                 DataType.of(DataType.Kind.BIGINT).notNull(), WindowResults.accumulatorsType(accumulators));
-        state = new KeyedStateCache<>(context.stateBackend().valueState(node.id(), "slices",
-                new RowListSerializer(new RowSerializer(stored))), KeyedStateCache.capacity(context));
+        state = keyedWindowLists(context, "slices", stored);
     }
 
     @Override
@@ -83,13 +79,7 @@ public final class SlicingWindowAggregateOperator extends KeyedWindowAggregation
             list.add(i, slice);
             registerTimer(windowEnd - 1, entry.key);
         }
-        if (row.kind().isAccumulate()) {
-            accumulators.accumulate((Object[]) slice[ACC], in);
-            slice[COUNT] = (Long) slice[COUNT] + 1;
-        } else {
-            accumulators.retract((Object[]) slice[ACC], in);
-            slice[COUNT] = (Long) slice[COUNT] - 1;
-        }
+        slice[COUNT] = (Long) slice[COUNT] + accumulate((Object[]) slice[ACC], row);
         if ((Long) slice[COUNT] == 0) {
             list.remove(slice);
         }
@@ -105,20 +95,9 @@ public final class SlicingWindowAggregateOperator extends KeyedWindowAggregation
         lateRows.late(row, windowStart, windowEnd, watermark);
     }
 
-    private void registerTimer(long time, byte[] keyBytes) {
-        registerTimer(time, keyBytes, Namespaces.EMPTY);
-    }
-
     @Override
-    public void processWatermark(long newWatermark) throws Exception {
-        if (newWatermark <= watermark) {
-            return;
-        }
-        watermark = newWatermark;
-        if (eventTime) {
-            timers.fireEventTimeTimers(newWatermark, (time, keyBytes, ns) -> fire(time + 1, keyBytes));
-        }
-        output.emitWatermark(newWatermark);
+    void onEventTime(long time, byte[] keyBytes, byte[] namespace) throws Exception {
+        fire(time + 1, keyBytes);
     }
 
     /** The window ending at {@code windowEnd} closed for the key: merge its slices, emit, drop the ones done. */

@@ -88,13 +88,7 @@ public final class WindowAggregateOperator extends KeyedWindowAggregation {
             stored = newStored();
         }
         Object[] acc = Arrays.copyOfRange(stored, ACC, stored.length);
-        if (row.kind().isAccumulate()) {
-            accumulators.accumulate(acc, row.fields());
-            stored[COUNT] = (Long) stored[COUNT] + 1;
-        } else {
-            accumulators.retract(acc, row.fields());
-            stored[COUNT] = (Long) stored[COUNT] - 1;
-        }
+        stored[COUNT] = (Long) stored[COUNT] + accumulate(acc, row);
         System.arraycopy(acc, 0, stored, ACC, acc.length);
         if ((Long) stored[COUNT] == 0) {
             remove(keyBytes, start, end, stored);
@@ -148,18 +142,7 @@ public final class WindowAggregateOperator extends KeyedWindowAggregation {
     }
 
     @Override
-    public void processWatermark(long newWatermark) throws Exception {
-        if (newWatermark <= watermark) {
-            return;
-        }
-        watermark = newWatermark;
-        if (eventTime) {
-            timers.fireEventTimeTimers(newWatermark, this::onEventTime);
-        }
-        output.emitWatermark(newWatermark);
-    }
-
-    private void onEventTime(long time, byte[] keyBytes, byte[] ns) throws Exception {
+    void onEventTime(long time, byte[] keyBytes, byte[] ns) throws Exception {
         Object[] stored = state.get(keyBytes, ns);
         if (stored == null) {
             return;
