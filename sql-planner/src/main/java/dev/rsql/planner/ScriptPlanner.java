@@ -63,7 +63,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Plans a whole script into one operator graph: DDL builds the catalog, every INSERT (and every INSERT of a
@@ -519,19 +518,10 @@ public final class ScriptPlanner {
         }
 
         private ErrorPolicy errorPolicy(CatalogTable t) {
-            Options o = t.options();
-            String policy = o.get("scan.error-policy", "error-policy", "errorPolicy");
-            if (policy == null) {
-                return o.getBoolean(false, "json.ignore-parse-errors", "csv.ignore-parse-errors",
-                        "ignore-parse-errors") ? ErrorPolicy.SKIP : ErrorPolicy.FAIL;
-            }
             try {
-                return ErrorPolicy.valueOf(policy.trim().toUpperCase(Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                String key = Stream.of("scan.error-policy", "error-policy", "errorPolicy").filter(o::containsKey)
-                        .findFirst().orElse(null);
-                throw new PlanningException(t.optionPosition(key), "table " + t.name()
-                        + ": 'scan.error-policy' must be 'fail' or 'skip', got '" + policy + "'");
+                return ErrorPolicy.of(t.name(), t.options());
+            } catch (ConfigException e) {
+                throw new PlanningException(t.optionPosition(e.option()), e.getMessage());
             }
         }
 

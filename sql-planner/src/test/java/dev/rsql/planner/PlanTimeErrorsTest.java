@@ -66,6 +66,13 @@ class PlanTimeErrorsTest {
     }
 
     @Test
+    void anUnknownErrorPolicyFailsAtTheOption() {
+        assertError("CREATE TABLE g (id BIGINT, city VARCHAR) WITH ('connector' = 'datagen',\n"
+                + "  'scan.error-policy' = 'sometimes');\n" + SINK + "INSERT INTO o SELECT id, city FROM g;",
+                "line 2, column 3", "table g", "'scan.error-policy' must be 'fail' or 'skip', got 'sometimes'");
+    }
+
+    @Test
     void anUnknownFormatFailsAtTheFormatOption(@TempDir Path dir) throws Exception {
         Path in = Files.writeString(dir.resolve("in.xml"), "<a/>\n");
         assertError("CREATE TABLE s (id BIGINT, city VARCHAR) WITH ('connector' = 'filesystem',\n"

@@ -1,9 +1,43 @@
 package dev.rsql.runtime.graph;
 
+import dev.rsql.runtime.config.ConfigException;
+import dev.rsql.runtime.config.Options;
+
+import java.util.Locale;
+
 /** What a task does with a record that cannot be decoded or processed. */
 public enum ErrorPolicy {
     /** Stop the job, naming the record's position; the position is not committed past it. */
     FAIL,
     /** Count it, log it with its position, write it to the dead-letter table if any, and go on. */
-    SKIP
+    SKIP;
+
+    private static final String[] KEYS = {"scan.error-policy", "error-policy", "errorPolicy"};
+
+    /**
+     * A source table's policy: {@code scan.error-policy} (or Blink's spellings) = fail | skip, else
+     * {@code [json.|csv.]ignore-parse-errors} = true means skip (Flink's format option); default fail.
+     *
+     * @throws ConfigException naming the option when its value is neither
+     */
+    public static ErrorPolicy of(String table, Options tableOptions) {
+        String policy = tableOptions.get(KEYS);
+        if (policy == null) {
+            return tableOptions.getBoolean(false, "json.ignore-parse-errors", "csv.ignore-parse-errors",
+                    "ignore-parse-errors") ? SKIP : FAIL;
+        }
+        try {
+            return valueOf(policy.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            String key = KEYS[0];
+            for (String k : KEYS) {
+                if (tableOptions.containsKey(k)) {
+                    key = k;
+                    break;
+                }
+            }
+            throw ConfigException.ofOption(key, "table " + table + ": 'scan.error-policy' must be 'fail' or 'skip', "
+                    + "got '" + policy + "'");
+        }
+    }
 }

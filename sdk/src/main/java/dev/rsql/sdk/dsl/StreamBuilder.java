@@ -13,7 +13,6 @@ import dev.rsql.runtime.types.DataType;
 import dev.rsql.runtime.types.RowType;
 
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -95,7 +94,7 @@ public final class StreamBuilder {
                     + known.schema().rowType() + " and " + descriptor.schema().rowType() + ", or other options): give "
                     + "each its own name");
         }
-        GraphBuilder.Stream s = graph.source(descriptor, errorPolicy(options), null);
+        GraphBuilder.Stream s = graph.source(descriptor, ErrorPolicy.of(table, new Options(options)), null);
         return new RStream<>(this, s, mapping, -1, 0);
     }
 
@@ -108,10 +107,6 @@ public final class StreamBuilder {
         return source(table, String.class, Tables.rawFormat(table, options)).map(deserializer, type);
     }
 
-    private static ErrorPolicy errorPolicy(Map<String, String> options) {
-        String policy = options.get("scan.error-policy");
-        return policy == null ? ErrorPolicy.FAIL : ErrorPolicy.valueOf(policy.trim().toUpperCase(Locale.ROOT));
-    }
 
     /**
      * Makes {@code stream} a table SQL can read: its columns are the element's, plus {@code rowtime} (with the

@@ -1,6 +1,7 @@
 package dev.rsql.sdk.dsl;
 
 import dev.rsql.planner.PlanningException;
+import dev.rsql.runtime.config.ConfigException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,6 +58,16 @@ class SerializersAndValidationTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> b.source("t",
                 Map.of("connector", "file", "path", "x", "format", "json"), Reading.class, s -> null));
         assertTrue(e.getMessage().contains("'raw'"), e.getMessage());
+    }
+
+    /** The source's error policy is read as a script's is: the same option names and the same message. */
+    @Test
+    void anUnknownErrorPolicyIsRefusedNamingTheOption() {
+        StreamBuilder b = new StreamBuilder("policy");
+        ConfigException e = assertThrows(ConfigException.class, () -> b.source("t", Reading.class,
+                Map.of("connector", "file", "path", "x", "format", "json", "scan.error-policy", "sometimes")));
+        assertEquals("scan.error-policy", e.option());
+        assertTrue(e.getMessage().contains("must be 'fail' or 'skip', got 'sometimes'"), e.getMessage());
     }
 
     @Test
