@@ -87,7 +87,7 @@ public final class GraphBuilder {
 
     public JobGraph build() {
         if (ruleSets != null) {
-            fuseRuleSets();
+            applyRuleSets();
         }
         List<SinkNode> sinks = new ArrayList<>();
         sinkInputs.forEach((name, inputs) -> {
@@ -112,7 +112,7 @@ public final class GraphBuilder {
      * Replaces, in the sinks' inputs, the calcs that only sinks read by the rules of rule sets: per input node, those
      * of its calcs that do not split updates, if the fusion takes them.
      */
-    private void fuseRuleSets() {
+    private void applyRuleSets() {
         Set<String> readByNodes = new HashSet<>();
         Set<String> visited = new HashSet<>();
         ArrayDeque<GraphNode> pending = new ArrayDeque<>();
