@@ -4,6 +4,7 @@ import com.google.common.collect.Range;
 import dev.rsql.planner.functions.RuleIndex;
 import dev.rsql.runtime.graph.CalcNode;
 import dev.rsql.runtime.graph.RuleSetFusion;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
@@ -24,13 +25,16 @@ import java.util.List;
 
 /**
  * Runs the generated calcs that read one input and feed sinks only as one rule set, indexed ({@link RuleIndex}) by
- * one necessary test of each rule's filter: among its ANDed conjuncts, a pattern test of a column whose pattern has
- * required literals ({@code url LIKE '%/etc/passwd%'}, {@code REGEXP(cmdline, 'rm\s+-rf')}) or else an equality, IN
- * list, small integer range or IS NULL of a column; an OR of such tests indexes the rule by all of them. A rule with
- * none runs for every row, as do calcs the planner did not generate.
+ * the tests of each rule's filter it cannot pass without: each ANDed conjunct that is a pattern test of a column
+ * whose pattern has required literals ({@code url LIKE '%/etc/passwd%'}, {@code REGEXP(cmdline, 'rm\s+-rf')}), an
+ * equality, IN list, small integer range or IS NULL of a column, or an OR of such tests (indexed by all of them) is
+ * one group of keys the row needs one of. A rule with none runs for every row, as do calcs the planner did not
+ * generate.
  */
 public final class RuleSetPlanner implements RuleSetFusion {
 
+    /** At most this many conjuncts of a rule are indexed (a bit each). */
+    private static final int MAX_GROUPS = 63;
     /** Integer ranges up to this many values are indexed value by value ({@code status BETWEEN 500 AND 599}). */
     private static final int MAX_RANGE_VALUES = 256;
     /** What an index key costs relative to a pattern's: column values such as {@code method = 'GET'} are common. */
@@ -54,17 +58,23 @@ public final class RuleSetPlanner implements RuleSetFusion {
         RuleIndex.Builder index = new RuleIndex.Builder(calcs.size(), calcs.get(0).input().outputType().names());
         for (int i = 0; i < calcs.size(); i++) {
             RexProgram program = compiler.program(calcs.get(i).functionFactory());
-            List<Key> keys = program == null || program.getCondition() == null ? null
-                    : keys(program.expandLocalRef(program.getCondition()), program.getInputRowType());
-            if (keys == null) {
+            if (program == null || program.getCondition() == null) {
                 continue; // not indexed: runs for every row
             }
-            for (Key k : keys) {
-                if (k.pattern() != null) {
-                    index.pattern(i, k.field(), k.pattern().setName(), k.pattern().index());
-                } else {
-                    index.value(i, k.field(), k.kind(), k.value());
+            int group = 0;
+            for (RexNode conjunct : RelOptUtil.conjunctions(program.expandLocalRef(program.getCondition()))) {
+                List<Key> keys = group < MAX_GROUPS ? keys(conjunct, program.getInputRowType()) : null;
+                if (keys == null) {
+                    continue;
                 }
+                for (Key k : keys) {
+                    if (k.pattern() != null) {
+                        index.pattern(i, group, k.field(), k.pattern().setName(), k.pattern().index());
+                    } else {
+                        index.value(i, group, k.field(), k.kind(), k.value());
+                    }
+                }
+                group++;
             }
         }
         return new Selection(index.selectors(), index.describe());

@@ -12,11 +12,12 @@ import java.util.TreeSet;
 import java.util.function.Supplier;
 
 /**
- * Which rules of a rule set a row can pass, from values its columns must have: each indexed rule has keys of which
- * its filter needs one (a column value, NULL, or a literal a pattern on a column requires: {@code method = 'POST'},
- * {@code status IN (401, 403)}, {@code user_agent IS NULL}, {@code url LIKE '%/etc/passwd%'}); a row's candidates
- * are the rules with a key it has (one hash lookup per indexed column, one scan per pattern column, shared with the
- * patterns' own tests) and the rules without keys. The cost grows with the candidates, not with the rules.
+ * Which rules of a rule set a row can pass, from values its columns must have: each indexed rule has one or more
+ * groups of keys (one group per ANDed test the index understands), and its filter needs a key of every group (a
+ * column value, NULL, or a literal a pattern on a column requires: {@code method = 'POST'}, {@code status IN (401,
+ * 403)}, {@code user_agent IS NULL}, {@code url LIKE '%/etc/passwd%'}). A row's candidates are the rules it has a key
+ * of every group of (one hash lookup per indexed column, one scan per pattern column, shared with the patterns' own
+ * tests) and the rules without keys. The cost grows with the keys a row hits, not with the rules.
  *
  * <p>Keys of a column of text are compared without trailing spaces, of an integer column as {@code long}: a value
  * that differs only so from a key still makes its rules candidates, which is safe (their filters decide).
@@ -43,21 +44,24 @@ public final class RuleIndex {
     }
 
     private final long[] always;
+    /** Per rule, a bit per key group its filter needs (at most 63 groups; 0: not indexed). */
+    private final long[] groups;
     private final ValueColumn[] values;
     private final LiteralColumn[] literals;
     private final int maxLiterals;
 
-    /** The rules with key {@code key} (or NULL) on one column. */
+    /** The (rule, group) entries, {@code rule << 6 | group}, with key {@code key} (or NULL) on one column. */
     private record ValueColumn(int field, Kind kind, Map<Object, int[]> rules, LongRules longRules, int[] nullRules) {
     }
 
-    /** The rules with a literal of a column's pattern set as key, by the literal's id in the set. */
+    /** The (rule, group) entries with a literal of a column's pattern set as key, by the literal's id in the set. */
     private record LiteralColumn(int field, PatternSet set, int[][] rulesByLiteral) {
     }
 
     /** @param always the rules that run for every row, as a bit set (one bit per rule of the set) */
-    private RuleIndex(long[] always, ValueColumn[] values, LiteralColumn[] literals) {
+    private RuleIndex(long[] always, long[] groups, ValueColumn[] values, LiteralColumn[] literals) {
         this.always = always;
+        this.groups = groups;
         this.values = values;
         this.literals = literals;
         this.maxLiterals = Arrays.stream(literals).mapToInt(c -> c.set.literalCount()).max().orElse(0);
@@ -71,19 +75,21 @@ public final class RuleIndex {
     private final class Selector implements RuleSelector {
         private final long[] candidates = new long[always.length];
         private final int[] found = new int[maxLiterals];
+        /** Per rule, the groups the row has a key of so far; 0 again after each row. */
+        private final long[] hits = new long[groups.length];
+        private final int[] touched = new int[groups.length];
+        private int touchedCount;
 
         @Override
         public long[] candidates(Object[] row) {
-            long[] c = candidates;
-            System.arraycopy(always, 0, c, 0, c.length);
             for (ValueColumn column : values) {
                 Object v = row[column.field];
                 if (v == null) {
-                    set(c, column.nullRules);
+                    hit(column.nullRules);
                 } else if (column.longRules != null) {
-                    set(c, column.longRules.get(((Number) v).longValue()));
+                    hit(column.longRules.get(((Number) v).longValue()));
                 } else if (column.rules != null) {
-                    set(c, column.rules.get(column.kind.key(v)));
+                    hit(column.rules.get(column.kind.key(v)));
                 }
             }
             for (LiteralColumn column : literals) {
@@ -91,17 +97,32 @@ public final class RuleIndex {
                 if (v != null) {
                     int n = column.set.literalsIn((String) v, found);
                     for (int k = 0; k < n; k++) {
-                        set(c, column.rulesByLiteral[found[k]]);
+                        hit(column.rulesByLiteral[found[k]]);
                     }
                 }
             }
+            long[] c = candidates;
+            System.arraycopy(always, 0, c, 0, c.length);
+            for (int t = 0; t < touchedCount; t++) {
+                int rule = touched[t];
+                if ((hits[rule] & groups[rule]) == groups[rule]) {
+                    c[rule >>> 6] |= 1L << rule;
+                }
+                hits[rule] = 0;
+            }
+            touchedCount = 0;
             return c;
         }
 
-        private static void set(long[] bits, int[] rules) {
-            if (rules != null) {
-                for (int r : rules) {
-                    bits[r >>> 6] |= 1L << r;
+        private void hit(int[] entries) {
+            if (entries != null) {
+                for (int e : entries) {
+                    int rule = e >>> 6;
+                    long h = hits[rule];
+                    if (h == 0) {
+                        touched[touchedCount++] = rule;
+                    }
+                    hits[rule] = h | 1L << (e & 63);
                 }
             }
         }
@@ -166,32 +187,48 @@ public final class RuleIndex {
         private final Map<Integer, String> setNames = new LinkedHashMap<>();
         private final Map<Integer, Map<Integer, TreeSet<Integer>>> patternKeys = new LinkedHashMap<>();
         private final TreeSet<Integer> indexed = new TreeSet<>();
+        private final long[] groups;
         private RuleIndex built;
 
         /** @param fieldNames the names of the input's fields (for EXPLAIN) */
         public Builder(int ruleCount, List<String> fieldNames) {
             this.ruleCount = ruleCount;
             this.fieldNames = List.copyOf(fieldNames);
+            this.groups = new long[ruleCount];
         }
 
-        /** Rule {@code rule} can pass a row whose {@code field} is {@code value} (null: NULL). */
-        public void value(int rule, int field, Kind kind, Object value) {
-            indexed.add(rule);
+        /**
+         * A key of group {@code group} (0 to 62) of rule {@code rule}: {@code field} is {@code value} (null: NULL).
+         */
+        public void value(int rule, int group, int field, Kind kind, Object value) {
+            addGroup(rule, group);
             kinds.put(field, kind);
             if (value == null) {
-                nullKeys.computeIfAbsent(field, f -> new TreeSet<>()).add(rule);
+                nullKeys.computeIfAbsent(field, f -> new TreeSet<>()).add(entry(rule, group));
             } else {
                 valueKeys.computeIfAbsent(field, f -> new LinkedHashMap<>())
-                        .computeIfAbsent(kind.key(value), k -> new TreeSet<>()).add(rule);
+                        .computeIfAbsent(kind.key(value), k -> new TreeSet<>()).add(entry(rule, group));
             }
         }
 
-        /** Rule {@code rule} can pass a row whose {@code field} matches pattern {@code index} of set {@code setName}. */
-        public void pattern(int rule, int field, String setName, int index) {
-            indexed.add(rule);
+        /** A key of group {@code group} of rule {@code rule}: {@code field} matches pattern {@code index} of a set. */
+        public void pattern(int rule, int group, int field, String setName, int index) {
+            addGroup(rule, group);
             setNames.put(field, setName);
             patternKeys.computeIfAbsent(field, f -> new LinkedHashMap<>())
-                    .computeIfAbsent(index, i -> new TreeSet<>()).add(rule);
+                    .computeIfAbsent(index, i -> new TreeSet<>()).add(entry(rule, group));
+        }
+
+        private void addGroup(int rule, int group) {
+            if (group < 0 || group > 62) {
+                throw new IllegalArgumentException("key group " + group);
+            }
+            indexed.add(rule);
+            groups[rule] |= 1L << group;
+        }
+
+        private static int entry(int rule, int group) {
+            return rule << 6 | group;
         }
 
         /** For EXPLAIN: the indexed columns with how many rules each, and how many rules run for every row. */
@@ -200,16 +237,22 @@ public final class RuleIndex {
             fields.addAll(setNames.keySet());
             List<String> parts = new ArrayList<>();
             for (int f : fields) {
-                TreeSet<Integer> rules = new TreeSet<>(nullKeys.getOrDefault(f, new TreeSet<>()));
-                valueKeys.getOrDefault(f, Map.of()).values().forEach(rules::addAll);
+                TreeSet<Integer> rules = rules(nullKeys.getOrDefault(f, new TreeSet<>()));
+                valueKeys.getOrDefault(f, Map.of()).values().forEach(e -> rules.addAll(rules(e)));
                 int byValue = rules.size();
                 TreeSet<Integer> byPattern = new TreeSet<>();
-                patternKeys.getOrDefault(f, Map.of()).values().forEach(byPattern::addAll);
+                patternKeys.getOrDefault(f, Map.of()).values().forEach(e -> byPattern.addAll(rules(e)));
                 parts.add(fieldNames.get(f) + "(" + (byValue > 0 ? byValue + " by value" : "")
                         + (byValue > 0 && !byPattern.isEmpty() ? ", " : "")
                         + (byPattern.isEmpty() ? "" : byPattern.size() + " by pattern literal") + ")");
             }
             return "index=[" + String.join(", ", parts) + "] unindexed=" + (ruleCount - indexed.size());
+        }
+
+        private static TreeSet<Integer> rules(TreeSet<Integer> entries) {
+            TreeSet<Integer> rules = new TreeSet<>();
+            entries.forEach(e -> rules.add(e >>> 6));
+            return rules;
         }
 
         /** Selectors over the index, made when first asked for (after the job's pattern sets are registered). */
@@ -225,12 +268,7 @@ public final class RuleIndex {
         }
 
         private RuleIndex build() {
-            TreeSet<Integer> all = new TreeSet<>();
-            for (int r = 0; r < ruleCount; r++) {
-                if (!indexed.contains(r)) {
-                    all.add(r);
-                }
-            }
+            long[] needed = groups.clone();
             List<LiteralColumn> literalColumns = new ArrayList<>();
             patternKeys.forEach((field, byPattern) -> {
                 PatternSet set = PatternSet.named(setNames.get(field));
@@ -238,13 +276,14 @@ public final class RuleIndex {
                 for (int i = 0; i < set.literalCount(); i++) {
                     byLiteral.add(new TreeSet<>());
                 }
-                byPattern.forEach((index, rules) -> {
+                byPattern.forEach((index, entries) -> {
                     int[] ids = set.requiredLiterals(index);
                     if (ids == null) {
-                        all.addAll(rules); // no prefilter after all: the rule may pass any row
+                        // no prefilter after all: the group holds for any row
+                        entries.forEach(e -> needed[e >>> 6] &= ~(1L << (e & 63)));
                     } else {
                         for (int id : ids) {
-                            byLiteral.get(id).addAll(rules);
+                            byLiteral.get(id).addAll(entries);
                         }
                     }
                 });
@@ -263,8 +302,12 @@ public final class RuleIndex {
                         kind == Kind.INTEGER ? new LongRules(rules) : null, nulls == null ? null : ints(nulls)));
             });
             long[] alwaysBits = new long[(ruleCount + 63) >>> 6];
-            all.forEach(r -> alwaysBits[r >>> 6] |= 1L << r);
-            return new RuleIndex(alwaysBits, valueColumns.toArray(new ValueColumn[0]),
+            for (int r = 0; r < ruleCount; r++) {
+                if (needed[r] == 0) {
+                    alwaysBits[r >>> 6] |= 1L << r;
+                }
+            }
+            return new RuleIndex(alwaysBits, needed, valueColumns.toArray(new ValueColumn[0]),
                     literalColumns.toArray(new LiteralColumn[0]));
         }
 
