@@ -12,6 +12,7 @@ import dev.rsql.planner.catalog.ScriptCatalog;
 import dev.rsql.planner.catalog.TableColumn;
 import dev.rsql.planner.catalog.WatermarkSpec;
 import dev.rsql.planner.codegen.CalcCompiler;
+import dev.rsql.planner.codegen.RuleSetPlanner;
 import dev.rsql.planner.functions.udf.UserFunctions;
 import dev.rsql.planner.physical.OverWindows;
 import dev.rsql.planner.translate.ChangelogSinks;
@@ -78,6 +79,8 @@ public final class ScriptPlanner {
     static final String SHARED_PREDICATES = "table.optimizer.shared-predicates.enabled";
     /** SET or conf/ setting: false decodes every column of a source, also those no query reads. */
     static final String PROJECTION_PUSHDOWN = "table.optimizer.projection-pushdown.enabled";
+    /** SET or conf/ setting: false runs each INSERT's filter on its own instead of the source's rules as one set. */
+    static final String RULE_SET = "table.optimizer.rule-set.enabled";
 
     private final PlannerContext context;
     /** Options of the sink table a bare SELECT writes to; null: a {@code print} sink (see {@link PrintedSelect}). */
@@ -194,6 +197,9 @@ public final class ScriptPlanner {
             StartupTrace.mark("planner: DDL done, " + inserts.size() + " INSERTs to plan");
             GraphBuilder builder = new GraphBuilder(jobName).parameters(new Options(parameters));
             List<String> physicalPlans = translateInserts(builder);
+            if (!"false".equalsIgnoreCase(setting(RULE_SET))) {
+                builder.fuseRuleSets(new RuleSetPlanner(compiler));
+            }
             JobGraph graph = builder.build();
             List<String> warnings = new ConnectorValidation(jobName, new Options(allSettings()),
                     context.classLoader(), catalog).validate(graph);

@@ -192,6 +192,7 @@ class RuleSetSqlTest {
             Map<String, List<Row>> pruned = run(table(id) + script, sinks);
             Map<String, List<Row>> plain = run("SET 'table.optimizer.multi-pattern.enabled' = 'false';\n"
                     + "SET 'table.optimizer.projection-pushdown.enabled' = 'false';\n"
+                    + "SET 'table.optimizer.rule-set.enabled' = 'false';\n"
                     + "SET 'table.optimizer.shared-predicates.enabled' = 'false';\n" + table(id + "-clean") + script,
                     sinks);
             int nonEmpty = 0;
@@ -210,6 +211,102 @@ class RuleSetSqlTest {
             }
             assertTrue(nonEmpty > sinks.length / 3, "most rules match some rows");
         }
+    }
+
+    /** Tests a rule set's index selects rules by (equality, IN, IS NULL, small ranges), and some it cannot use. */
+    private static List<Atom> indexedAtoms(Random r) {
+        List<Atom> pool = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            int col = 1 + r.nextInt(2);
+            String name = col == 1 ? "url" : "ua";
+            String w = WORDS[r.nextInt(WORDS.length)];
+            String w2 = WORDS[r.nextInt(WORDS.length)];
+            int k = r.nextInt(30);
+            int k2 = k + r.nextInt(40);
+            switch (r.nextInt(9)) {
+                case 0 -> pool.add(new Atom(name + " = '" + w + "'", row -> str(row[col], s -> s.equals(w))));
+                case 1 -> pool.add(new Atom(name + " IN ('" + w + "', '" + w2 + "', '')",
+                        row -> str(row[col], s -> s.equals(w) || s.equals(w2) || s.isEmpty())));
+                case 2 -> pool.add(new Atom(name + " IS NULL", row -> row[col] == null));
+                case 3 -> pool.add(new Atom("`host` IN ('web-1', 'db-1', '')",
+                        row -> str(row[3], s -> s.equals("web-1") || s.equals("db-1") || s.isEmpty())));
+                case 4 -> pool.add(new Atom("n NOT IN (1, 2, " + k + ")",
+                        row -> num(row[4], n -> n != 1 && n != 2 && n != k)));
+                case 5 -> pool.add(new Atom("CAST(n AS BIGINT) = " + k, row -> num(row[4], n -> n == k)));
+                case 6 -> pool.add(new Atom("n > " + k, row -> num(row[4], n -> n > k)));
+                case 7 -> pool.add(new Atom("(n BETWEEN " + k + " AND " + k2 + " OR n IS NULL)",
+                        row -> or(num(row[4], n -> n >= k && n <= k2), row[4] == null)));
+                default -> pool.add(new Atom("(n < " + k + " AND n > 2)", row -> num(row[4], n -> n < k && n > 2)));
+            }
+        }
+        return pool;
+    }
+
+    @Test
+    void aRuleSetGivesTheRowsOfEachRuleOnItsOwn() throws Exception {
+        for (int seed = 0; seed < 2; seed++) {
+            Random r = new Random(4100 + seed);
+            List<Object[]> rows = new ArrayList<>();
+            List<List<String>> shards = List.of(new ArrayList<>(), new ArrayList<>());
+            for (int i = 0; i < 1500; i++) {
+                Object[] row = randomRow(r, i);
+                rows.add(row);
+                shards.get(i % 2).add(payload(row, ",\"pad\":7"));
+            }
+            String id = "rule-index-" + UUID.randomUUID();
+            ValuesSourceFactory.register(id, shards.get(0), shards.get(1));
+            List<Atom> pool = atoms(r);
+            pool.addAll(indexedAtoms(r));
+            List<Atom> rules = new ArrayList<>();
+            StringBuilder script = new StringBuilder();
+            // more rules than one word of the candidate bit set; two rules share each of the last sinks
+            String[] sinks = new String[90];
+            for (int i = 0; i < sinks.length; i++) {
+                sinks[i] = "r" + i;
+                script.append(sink(sinks[i], "id INT, `host` VARCHAR"));
+            }
+            for (int i = 0; i < sinks.length + 10; i++) {
+                Atom rule = rule(r, pool);
+                rules.add(rule);
+                script.append("INSERT INTO ").append(sinks[i % sinks.length]).append(" SELECT id, `host` FROM logs WHERE ")
+                        .append(rule.sql).append(";\n");
+            }
+            String source = table(id) + script;
+            assertTrue(new ScriptPlanner(PlannerContext.defaults()).plan("t", source.replace("${RUN}", "plan-only"))
+                    .graph().explain().contains("RuleSet"), "the rules run as one rule set");
+            Map<String, List<Row>> fused = run(source, sinks);
+            Map<String, List<Row>> single = run("SET 'table.optimizer.rule-set.enabled' = 'false';\n" + source, sinks);
+            for (int i = 0; i < sinks.length; i++) {
+                List<String> expected = new ArrayList<>();
+                for (int k = i; k < rules.size(); k += sinks.length) {
+                    for (Object[] row : rows) {
+                        if (Boolean.TRUE.equals(rules.get(k).eval.apply(row))) {
+                            expected.add("[" + row[0] + ", " + row[3] + "]");
+                        }
+                    }
+                }
+                expected.sort(null);
+                String what = "seed " + seed + " sink " + sinks[i] + " rule " + rules.get(i).sql;
+                assertEquals(expected, rows(fused.get(sinks[i])), what + ", as a rule set");
+                assertEquals(expected, rows(single.get(sinks[i])), what + ", one calc per rule");
+            }
+        }
+    }
+
+    @Test
+    void explainShowsTheRuleSetAndItsIndex() {
+        String script = (table("none") + sink("a", "id INT") + sink("b", "id INT") + sink("c", "id INT")
+                + "INSERT INTO a SELECT id FROM logs WHERE n = 1 AND url LIKE '%passwd%';\n"
+                + "INSERT INTO b SELECT id FROM logs WHERE n IN (2, 3) OR `host` IS NULL;\n"
+                + "INSERT INTO c SELECT id FROM logs WHERE CHAR_LENGTH(url) > 3;\n").replace("${RUN}", "plan-only");
+        String on = new ScriptPlanner(PlannerContext.defaults()).plan("t", script).graph().explain();
+        assertTrue(on.contains("RuleSet 3 rules; index=[url(1 by pattern literal), host(1 by value), n(2 by value)]"
+                + " unindexed=1"), on);
+        assertTrue(on.contains("Rule "), on);
+        assertTrue(on.contains("decodes=id,url,host,n"), on);
+        String off = new ScriptPlanner(PlannerContext.defaults())
+                .plan("t", "SET 'table.optimizer.rule-set.enabled' = 'false';\n" + script).graph().explain();
+        assertFalse(off.contains("RuleSet"), off);
     }
 
     @Test

@@ -17,6 +17,8 @@ import dev.rsql.runtime.graph.JoinNode;
 import dev.rsql.runtime.graph.LookupJoinNode;
 import dev.rsql.runtime.graph.OverAggregateNode;
 import dev.rsql.runtime.graph.RankNode;
+import dev.rsql.runtime.graph.RuleNode;
+import dev.rsql.runtime.graph.RuleSetNode;
 import dev.rsql.runtime.graph.SemiAntiJoinNode;
 import dev.rsql.runtime.graph.SinkNode;
 import dev.rsql.runtime.graph.TemporalJoinNode;
@@ -33,6 +35,7 @@ import dev.rsql.runtime.operator.CalcOperator;
 import dev.rsql.runtime.operator.CorrelateOperator;
 import dev.rsql.runtime.operator.Operator;
 import dev.rsql.runtime.operator.Output;
+import dev.rsql.runtime.operator.RuleSetOperator;
 import dev.rsql.runtime.operator.SinkOperator;
 import dev.rsql.runtime.operator.UpsertMaterializeOperator;
 import dev.rsql.runtime.operator.WatermarkAssignerOperator;
@@ -56,6 +59,7 @@ import dev.rsql.runtime.operator.join.WindowJoinOperator;
 import dev.rsql.runtime.operator.join.SemiAntiJoinOperator;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -205,9 +209,22 @@ final class TaskTopology {
                     node instanceof SinkNode || (node instanceof ExchangeNode && node != start)));
         }
 
+        /** Where each rule of a rule set sends its rows: its rule node's consumers (counted out for the rule). */
+        private List<Output> ruleOutputs(GraphNode ruleSet) throws Exception {
+            Output[] outputs = new Output[((RuleSetNode) ruleSet).rules().size()];
+            Arrays.fill(outputs, Output.DISCARD);
+            for (GraphNode consumer : r.graph().downstreamOf(ruleSet)) {
+                outputs[((RuleNode) consumer).index()] = outputOf(consumer);
+            }
+            return List.of(outputs);
+        }
+
         private Operator create(GraphNode node) throws Exception {
             if (node instanceof CalcNode) {
                 return new CalcOperator((CalcNode) node, outputOf(node));
+            }
+            if (node instanceof RuleSetNode) {
+                return new RuleSetOperator((RuleSetNode) node, ruleOutputs(node));
             }
             if (node instanceof CorrelateNode) {
                 return new CorrelateOperator((CorrelateNode) node, outputOf(node));

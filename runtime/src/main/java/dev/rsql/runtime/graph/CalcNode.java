@@ -47,6 +47,11 @@ public final class CalcNode extends GraphNode {
         return functionFactory.get();
     }
 
+    /** What makes the function instances (the planner finds a generated calc's program by it). */
+    public Supplier<? extends CalcFunction> functionFactory() {
+        return functionFactory;
+    }
+
     /** True when an update split by the filter becomes a delete or an insert. */
     public boolean splitsUpdates() {
         return splitsUpdates;

@@ -8,7 +8,9 @@ import dev.rsql.runtime.types.RowType;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,6 +38,7 @@ public final class GraphBuilder {
     private final Map<String, TableDescriptor> sinkTables = new LinkedHashMap<>();
     private final Set<String> ids = new HashSet<>();
     private Options parameters = Options.empty();
+    private RuleSetFusion ruleSets;
 
     public GraphBuilder(String jobName) {
         this.jobName = jobName;
@@ -73,7 +76,19 @@ public final class GraphBuilder {
         return new Stream(new UnionNode(uniqueId("union-" + digest(key.toString())), inputs, type));
     }
 
+    /**
+     * Lets {@code fusion} run calcs that read one input and feed sinks only as rule sets ({@link RuleSetNode}) when
+     * the graph is built; by default every calc runs on its own.
+     */
+    public GraphBuilder fuseRuleSets(RuleSetFusion fusion) {
+        this.ruleSets = fusion;
+        return this;
+    }
+
     public JobGraph build() {
+        if (ruleSets != null) {
+            applyRuleSets();
+        }
         List<SinkNode> sinks = new ArrayList<>();
         sinkInputs.forEach((name, inputs) -> {
             TableDescriptor table = sinkTables.get(name);
@@ -91,6 +106,50 @@ public final class GraphBuilder {
             throw new IllegalStateException("job " + jobName + " writes to no table");
         }
         return new JobGraph(jobName, sinks, parameters);
+    }
+
+    /**
+     * Replaces, in the sinks' inputs, the calcs that only sinks read by the rules of rule sets: per input node, those
+     * of its calcs that do not split updates, if the fusion takes them.
+     */
+    private void applyRuleSets() {
+        Set<String> readByNodes = new HashSet<>();
+        Set<String> visited = new HashSet<>();
+        ArrayDeque<GraphNode> pending = new ArrayDeque<>();
+        sinkInputs.values().forEach(pending::addAll);
+        while (!pending.isEmpty()) {
+            GraphNode n = pending.poll();
+            if (visited.add(n.id())) {
+                for (GraphNode in : n.inputs()) {
+                    readByNodes.add(in.id());
+                    pending.add(in);
+                }
+            }
+        }
+        Map<String, List<CalcNode>> byInput = new LinkedHashMap<>();
+        Set<String> seen = new HashSet<>();
+        for (List<GraphNode> inputs : sinkInputs.values()) {
+            for (GraphNode n : inputs) {
+                if (n instanceof CalcNode && !((CalcNode) n).splitsUpdates() && !readByNodes.contains(n.id())
+                        && seen.add(n.id())) {
+                    byInput.computeIfAbsent(((CalcNode) n).input().id(), k -> new ArrayList<>()).add((CalcNode) n);
+                }
+            }
+        }
+        Map<String, GraphNode> replaced = new HashMap<>();
+        for (List<CalcNode> calcs : byInput.values()) {
+            RuleSetFusion.Selection selection = calcs.size() < 2 ? null : ruleSets.fuse(calcs);
+            if (selection == null) {
+                continue;
+            }
+            GraphNode input = calcs.get(0).input();
+            RuleSetNode set = new RuleSetNode(uniqueId("rules-" + digest(input.id() + "|" + calcs.size())), input,
+                    calcs, selection.selectors(), selection.description());
+            for (int i = 0; i < calcs.size(); i++) {
+                replaced.put(calcs.get(i).id(), new RuleNode(set, i));
+            }
+        }
+        sinkInputs.values().forEach(inputs -> inputs.replaceAll(n -> replaced.getOrDefault(n.id(), n)));
     }
 
     private String uniqueId(String base) {

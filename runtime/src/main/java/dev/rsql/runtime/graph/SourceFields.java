@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The fields of a source that its job reads. A source whose consumers are all calcs that name the fields they read
+ * The fields of a source that its job reads. A source whose consumers are all calcs (or rule sets of calcs) that name the fields they read
  * needs only those decoded; the others stay NULL in its rows, which no consumer looks at. Any other consumer (a
  * sink, a watermark assigner, a join, a DSL function) may read every field.
  */
@@ -19,7 +19,8 @@ public final class SourceFields {
     public static int[] read(JobGraph graph, SourceNode source) {
         BitSet read = new BitSet();
         for (GraphNode consumer : graph.downstreamOf(source)) {
-            int[] fields = consumer instanceof CalcNode ? ((CalcNode) consumer).fieldsRead() : null;
+            int[] fields = consumer instanceof CalcNode ? ((CalcNode) consumer).fieldsRead()
+                    : consumer instanceof RuleSetNode ? ((RuleSetNode) consumer).fieldsRead() : null;
             if (fields == null) {
                 return null;
             }

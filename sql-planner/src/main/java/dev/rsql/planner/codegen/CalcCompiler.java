@@ -22,6 +22,7 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexProgram;
+import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.validate.SqlConformance;
 import org.codehaus.janino.SimpleCompiler;
@@ -31,6 +32,7 @@ import java.lang.reflect.Modifier;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TimeZone;
@@ -64,6 +66,8 @@ public final class CalcCompiler {
     private final List<PendingProgram> programs = new ArrayList<>();
     private List<String> sharedDescription = List.of();
     private final Map<String, String> evaluatorClasses = new HashMap<>();
+    /** The program (after the pattern-set rewrite) of each calc added, by the factory {@link #add} returned. */
+    private final Map<Supplier<?>, RexProgram> addedPrograms = new IdentityHashMap<>();
 
     private record PendingProgram(int classIndex, String name, RexProgram program, String source) {
     }
@@ -131,7 +135,21 @@ public final class CalcCompiler {
         classes.add(generate(name, lowered(rewritten)));
         CompiledCalc calc = new CompiledCalc(PACKAGE + "." + unitName + "$" + name);
         pending.add(calc);
+        addedPrograms.put(calc, rewritten);
         return calc;
+    }
+
+    /**
+     * The program of the calc whose functions {@code factory} (returned by {@link #add}) makes, with its constant
+     * LIKE and REGEXP tests as pattern-set tests ({@link #patternTest}); null for a factory made elsewhere.
+     */
+    RexProgram program(Supplier<?> factory) {
+        return addedPrograms.get(factory);
+    }
+
+    /** The pattern-set test a call's operator in a {@link #program} stands for, or null. */
+    PatternSetRewriter.Test patternTest(SqlOperator op) {
+        return patternSets == null ? null : patternSets.test(op);
     }
 
     /** The program after the per-row rewrites that do not depend on other calcs. */

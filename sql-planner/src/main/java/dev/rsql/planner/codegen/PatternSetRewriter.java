@@ -17,6 +17,7 @@ import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +34,12 @@ final class PatternSetRewriter {
 
     private final String unitName;
     private final Map<String, PatternSet.Builder> sets = new LinkedHashMap<>();
+    /** The pattern test each operator this rewriter made stands for. */
+    private final Map<SqlOperator, Test> tests = new IdentityHashMap<>();
+
+    /** A test of pattern {@code index} of the set named {@code setName}, whose builder is {@code set}. */
+    record Test(String setName, int index, PatternSet.Builder set) {
+    }
 
     PatternSetRewriter(String unitName) {
         this.unitName = unitName;
@@ -62,12 +69,18 @@ final class PatternSetRewriter {
                 } catch (IllegalArgumentException e) {
                     return c;
                 }
-                return rexBuilder.makeCall(c.getType(), operator(setName(column), index),
-                        List.of(c.getOperands().get(0)));
+                SqlOperator test = operator(setName(column), index);
+                tests.put(test, new Test(setName(column), index, set));
+                return rexBuilder.makeCall(c.getType(), test, List.of(c.getOperands().get(0)));
             }
         };
         return RexProgramBuilder.create(rexBuilder, program.getInputRowType(), exprs, program.getProjectList(),
                 program.getCondition(), program.getOutputRowType(), shuttle, true).getProgram(false);
+    }
+
+    /** The pattern test {@code op} stands for, or null when it is not one of this rewriter's. */
+    Test test(SqlOperator op) {
+        return tests.get(op);
     }
 
     /** Builds and registers every set; called before the generated classes are loaded. */

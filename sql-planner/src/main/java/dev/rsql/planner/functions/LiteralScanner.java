@@ -111,8 +111,12 @@ final class LiteralScanner {
         return k < 0 ? 0 : width - otherChars.length + k;
     }
 
-    /** Sets {@code seen[id] = stamp} for every literal {@code id} occurring in {@code s}. */
-    void scan(String s, int[] seen, int stamp) {
+    /**
+     * Sets {@code seen[id] = stamp} for every literal {@code id} occurring in {@code s}, and lists each such id once
+     * in {@code found} (as long as the literals); returns how many it listed.
+     */
+    int scan(String s, int[] seen, int stamp, int[] found) {
+        int count = 0;
         int state = 0;
         int n = s.length();
         boolean noOthers = otherChars.length == 0;
@@ -128,9 +132,13 @@ final class LiteralScanner {
             int[] out = outputs[state];
             if (out != null) {
                 for (int id : out) {
-                    seen[id] = stamp;
+                    if (seen[id] != stamp) {
+                        seen[id] = stamp;
+                        found[count++] = id;
+                    }
                 }
             }
         }
+        return count;
     }
 }

@@ -53,6 +53,36 @@ public final class PatternSet {
         return set;
     }
 
+    /**
+     * The literals one of which pattern {@code index} requires (ids as {@link #literalsIn} reports them), or null
+     * when it has no prefilter.
+     */
+    public int[] requiredLiterals(int index) {
+        int[] ids = members.get(index).literals;
+        return ids == null ? null : ids.clone();
+    }
+
+    /**
+     * Lists in {@code found} (as long as {@link #literalCount}) the ids of the literals that occur in {@code s} and
+     * returns how many. The scan is the one {@link #matches} does for the same string: done once per string.
+     */
+    public int literalsIn(String s, int[] found) {
+        Scratch scratch = this.scratch.get();
+        if (scratch.input != s) {
+            scratch.load(s);
+        }
+        if (!scratch.scanned) {
+            scratch.scan();
+        }
+        System.arraycopy(scratch.found, 0, found, 0, scratch.foundCount);
+        return scratch.foundCount;
+    }
+
+    /** How many distinct literals the patterns' prefilters look for. */
+    public int literalCount() {
+        return literalCount;
+    }
+
     /** True when {@code s} matches pattern {@code index} (in the order the patterns were added). */
     public boolean matches(String s, int index) {
         Scratch scratch = this.scratch.get();
@@ -94,6 +124,8 @@ public final class PatternSet {
     /** One thread's results for the last string it tested. */
     private final class Scratch {
         final int[] seen = new int[literalCount];
+        final int[] found = new int[literalCount];
+        int foundCount;
         final int[] decided = new int[members.size()];
         final boolean[] results = new boolean[members.size()];
         String input;
@@ -113,9 +145,7 @@ public final class PatternSet {
         /** Marks the literals in the input; done once per input, when a pattern with literals is first asked. */
         void scan() {
             scanned = true;
-            if (scanner != null) {
-                scanner.scan(input, seen, stamp);
-            }
+            foundCount = scanner == null ? 0 : scanner.scan(input, seen, stamp, found);
         }
     }
 
@@ -128,6 +158,24 @@ public final class PatternSet {
         private final List<String> escapes = new ArrayList<>();
 
         private final Map<String, Integer> indexes = new HashMap<>();
+        private boolean prefilterAll;
+
+        /**
+         * Gives every LIKE pattern with a literal a prefilter, however few they are, so that {@link
+         * #requiredLiterals} knows the literals of each (a rule set's index selects rules by them).
+         */
+        public Builder prefilterAll() {
+            prefilterAll = true;
+            return this;
+        }
+
+        /**
+         * After {@link #prefilterAll}: true when pattern {@code index} will have a prefilter (literals one of which
+         * every match contains).
+         */
+        public boolean prefiltered(int index) {
+            return required(index, prefilterAll) != null;
+        }
 
         /** Adds {@code s LIKE pattern [ESCAPE escape]}; returns its index (the same for the same pattern). */
         public int addLike(String pattern, String escape) {
@@ -161,12 +209,11 @@ public final class PatternSet {
 
         PatternSet build() {
             List<RequiredLiterals> required = new ArrayList<>();
-            long likes = patterns.stream().filter(p -> !(p instanceof Pattern)).count();
+            // A few LIKEs are cheaper on their own (String.contains is vectorized) than in the scan
+            boolean scanLikes = prefilterAll
+                    || patterns.stream().filter(p -> !(p instanceof Pattern)).count() >= SCANNED_LIKES;
             for (int i = 0; i < patterns.size(); i++) {
-                Object p = patterns.get(i);
-                // A few LIKEs are cheaper on their own (String.contains is vectorized) than in the scan
-                required.add(p instanceof Pattern ? RequiredLiterals.ofRegex(((Pattern) p).pattern())
-                        : likes >= SCANNED_LIKES ? RequiredLiterals.ofLike((String) p, escapes.get(i)) : null);
+                required.add(required(i, scanLikes));
             }
             // One scan per string: if any pattern ignores case, all literals are looked for ignoring case, which
             // is still necessary for the exact ones (their own matcher then decides)
@@ -187,6 +234,12 @@ public final class PatternSet {
             }
             return new PatternSet(members, literals.isEmpty() ? null : new LiteralScanner(literals, fold),
                     literals.size());
+        }
+
+        private RequiredLiterals required(int index, boolean scanLikes) {
+            Object p = patterns.get(index);
+            return p instanceof Pattern ? RequiredLiterals.ofRegex(((Pattern) p).pattern())
+                    : scanLikes ? RequiredLiterals.ofLike((String) p, escapes.get(index)) : null;
         }
 
         private static int[] ids(RequiredLiterals r, List<String> literals, boolean fold) {
