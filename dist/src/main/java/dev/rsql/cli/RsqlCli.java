@@ -6,6 +6,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Set;
 
 /** The {@code rsql} command line: check, explain, run and inspect SQL jobs. */
 @Command(name = "rsql", mixinStandardHelpOptions = true, version = "rsql 0.1.0",
@@ -15,6 +17,9 @@ import java.nio.file.Path;
                 JobsCommand.class, ResetCommand.class, ServerCommand.class, SubmitCommand.class,
                 StopJobCommand.class, ListCommand.class, SqlCommand.class})
 public final class RsqlCli {
+
+    /** The commands that plan SQL in this process (a word of the command line, before picocli has parsed it). */
+    private static final Set<String> PLANNING_COMMANDS = Set.of("run", "check", "explain", "server", "sql");
 
     @Option(names = "--home", description = "Installation directory (bin conf jobs ext lib log). "
             + "Default: $RSQL_HOME, else the current directory.")
@@ -31,7 +36,7 @@ public final class RsqlCli {
 
     public static void main(String[] args) {
         StartupTrace.mark("main");
-        StartupWarmup.start();
+        StartupWarmup.start(Arrays.stream(args).anyMatch(PLANNING_COMMANDS::contains));
         CommandLine commandLine = new CommandLine(new RsqlCli());
         StartupTrace.mark("main: command line built");
         StartupWarmup.awaitLogging();

@@ -1,6 +1,8 @@
 package dev.rsql.cli;
 
-import dev.rsql.planner.codegen.CalcCompiler;
+import dev.rsql.planner.PlannedJob;
+import dev.rsql.planner.PlannerContext;
+import dev.rsql.planner.ScriptPlanner;
 import dev.rsql.runtime.exec.StartupTrace;
 import org.slf4j.LoggerFactory;
 
@@ -8,18 +10,27 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Start-up work that does not depend on the command, done on a second thread while the main one builds the command
- * line and reads the script: logging's configuration (conf/logback.xml) and the Java compiler's first compilation
- * (loading and linking it), each a few hundred milliseconds of a cold JVM that a job would otherwise wait for.
+ * line (a few hundred milliseconds: picocli's classes are too old a class file version for the class-data-sharing
+ * archive) and reads the script: logging's configuration (conf/logback.xml), then the planning of a small script
+ * (loading and initialising the parser, Calcite, the planner's rules and built-in functions, and the Java compiler),
+ * each a few hundred milliseconds of a cold JVM that a job would otherwise wait for.
  */
 final class StartupWarmup {
 
     private static final CountDownLatch LOGGING = new CountDownLatch(1);
+    /** A rule as a rule set has them (LIKE, REGEXP, IN), so the classes of their planning and code are loaded. */
+    private static final String SCRIPT = "CREATE TABLE warm_up_source (id BIGINT, name STRING) WITH ("
+            + "'connector' = 'datagen', 'number-of-rows' = '1');\n"
+            + "CREATE TABLE warm_up_sink (id BIGINT, name STRING) WITH ('connector' = 'blackhole');\n"
+            + "INSERT INTO warm_up_sink SELECT id, UPPER(name) FROM warm_up_source\n"
+            + "WHERE name LIKE 'a%' AND REGEXP(name, '^[a-z]+$') AND id IN (1, 2, 3);\n";
 
     private StartupWarmup() {
     }
 
-    static void start() {
-        Thread t = new Thread(StartupWarmup::run, "rsql-warmup");
+    /** Starts the warm-up; {@code plans}: the command plans SQL (otherwise only logging is warmed up). */
+    static void start(boolean plans) {
+        Thread t = new Thread(() -> run(plans), "rsql-warmup");
         t.setDaemon(true);
         t.start();
     }
@@ -36,18 +47,26 @@ final class StartupWarmup {
         }
     }
 
-    private static void run() {
+    /** Plans the warm-up's script. */
+    static PlannedJob plan() {
+        return new ScriptPlanner(PlannerContext.defaults()).plan("warm-up", SCRIPT);
+    }
+
+    private static void run(boolean plans) {
         try {
             LoggerFactory.getILoggerFactory();
             StartupTrace.mark("warm-up: logging configured");
         } finally {
             LOGGING.countDown();
         }
+        if (!plans) {
+            return;
+        }
         try {
-            CalcCompiler.warmUp();
-            StartupTrace.mark("warm-up: compiler loaded");
+            StartupTrace.untraced(StartupWarmup::plan);
+            StartupTrace.mark("warm-up: planner loaded");
         } catch (RuntimeException e) {
-            // nothing lost: the job's own compilation reports what is wrong
+            // nothing lost: the job's own planning reports what is wrong
         }
     }
 }

@@ -20,9 +20,6 @@ import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.hint.HintStrategyTable;
 import org.apache.calcite.rel.hint.HintPredicates;
-import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
-import org.apache.calcite.rel.metadata.MetadataHandlerProvider;
-import org.apache.calcite.rel.metadata.ProxyingMetadataHandlerProvider;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
@@ -75,10 +72,7 @@ public final class PlannerSession {
                 new CalciteConnectionConfigImpl(props));
         this.operatorTable = RsqlOperatorTable.forScript(functions);
         this.cluster = RelOptCluster.create(new HepPlanner(HepProgram.builder().build()), new RexBuilder(typeFactory));
-        // Reflective metadata handlers: Calcite's default generates and compiles a class per kind of metadata at its
-        // first use, tens of milliseconds each when a job starts; planning a script asks for little metadata.
-        MetadataHandlerProvider metadata = new ProxyingMetadataHandlerProvider(DefaultRelMetadataProvider.INSTANCE);
-        this.cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(metadata));
+        this.cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(SharedMetadataHandlers.INSTANCE));
     }
 
     public JavaTypeFactoryImpl typeFactory() {

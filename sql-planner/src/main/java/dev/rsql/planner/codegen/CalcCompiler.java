@@ -291,22 +291,6 @@ public final class CalcCompiler {
         pending.clear();
     }
 
-    /**
-     * Compiles a trivial class, so that a job's compilation does not wait for the compiler's classes to load and link
-     * (a process may do this on another thread while it reads its script).
-     */
-    public static void warmUp() {
-        try {
-            SimpleCompiler compiler = new SimpleCompiler();
-            compiler.cook("package " + PACKAGE + ";\n"
-                    + "public final class WarmUp {\n"
-                    + "  public Object[] apply(Object[] in) { return in.length > 0 ? in : null; }\n"
-                    + "}\n");
-        } catch (Exception e) {
-            throw new IllegalStateException("the expression compiler does not work: " + e.getMessage(), e);
-        }
-    }
-
     /** The generated Java source of the last compilation (for EXPLAIN and debugging). */
     public String source() {
         return source;
