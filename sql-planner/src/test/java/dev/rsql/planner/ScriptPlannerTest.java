@@ -10,6 +10,7 @@ import dev.rsql.runtime.graph.ErrorPolicy;
 import dev.rsql.runtime.graph.GraphNode;
 import dev.rsql.runtime.graph.GroupAggregateNode;
 import dev.rsql.runtime.graph.JobGraph;
+import dev.rsql.runtime.graph.RuleSetNode;
 import dev.rsql.runtime.graph.SinkNode;
 import dev.rsql.runtime.graph.SourceNode;
 import dev.rsql.runtime.graph.UnionNode;
@@ -77,16 +78,26 @@ class ScriptPlannerTest {
 
     @Test
     void insertsReadingOneTableShareOneSource() {
-        JobGraph g = plan(ORDERS
+        String inserts = ORDERS
                 + "CREATE TABLE a (order_id BIGINT) WITH (type = 'collect');\n"
                 + "CREATE TABLE b (product VARCHAR) WITH (type = 'collect');\n"
                 + "INSERT INTO a SELECT order_id FROM orders WHERE amount > 10;\n"
-                + "INSERT INTO b SELECT product FROM orders WHERE qty > 1;\n");
+                + "INSERT INTO b SELECT product FROM orders WHERE qty > 1;\n";
+        // one calc per INSERT, both reading the one source
+        JobGraph g = plan("SET '" + ScriptPlanner.RULE_SET + "' = 'false';\n" + inserts);
         List<SourceNode> sources = nodes(g, SourceNode.class);
         assertEquals(1, sources.size());
         assertEquals(2, g.downstreamOf(sources.get(0)).size());
         assertEquals(2, nodes(g, SinkNode.class).size());
         assertTrue(g.explain().contains("source-orders"), g.explain());
+        // by default the two filters run as one rule set behind the source
+        JobGraph fused = plan(inserts);
+        List<SourceNode> source = nodes(fused, SourceNode.class);
+        assertEquals(1, source.size());
+        assertEquals(List.of(RuleSetNode.class), fused.downstreamOf(source.get(0)).stream().map(Object::getClass)
+                .collect(java.util.stream.Collectors.toList()));
+        assertEquals(2, ((RuleSetNode) fused.downstreamOf(source.get(0)).get(0)).rules().size());
+        assertEquals(2, nodes(fused, SinkNode.class).size());
     }
 
     @Test
