@@ -414,6 +414,12 @@ public abstract class Task {
         failure = cause;
         status = finalState;
         schedule.set(TERMINATED);
+        if (sliceThread == Thread.currentThread()) {
+            // The slice ending here counts as busy before the counts are published, not after.
+            long now = System.nanoTime();
+            metrics.sliceEnded(now - sliceStartedNanos);
+            sliceStartedNanos = now;
+        }
         // Before termination completes: whoever waits for it reads the final counts.
         publish();
         if (cause == null) {
