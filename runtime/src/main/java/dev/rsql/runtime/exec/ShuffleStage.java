@@ -210,10 +210,14 @@ final class ShuffleStage implements ShuffleReader.Listener {
             }
             byQueue.put(queue, task);
             job.transactions().register(task);
-            if (again) {
-                reader.restart(queue, checkpoint.nextOffset());
-            } else {
+            if (!again) {
                 reader.seek(queue, checkpoint.nextOffset());
+            } else if (!reader.restart(queue, checkpoint.nextOffset())) {
+                // Revoked while its state was restored (seconds on a loaded machine): revoked(), waiting for this
+                // monitor, finds the task and checkpoints and stops it, as any revoked task.
+                LOG.info("job={} task={}: shuffle queue {} of {} was revoked while its state was restored; the task "
+                        + "stops", job.jobName(), id, index, shuffle.name());
+                return;
             }
             LOG.info("job={} task={} took shuffle queue {} of {}: restored in {} ms ({} entries), reading from offset"
                             + " {}", job.jobName(), id, index, shuffle.name(), restored.stats().millis(),

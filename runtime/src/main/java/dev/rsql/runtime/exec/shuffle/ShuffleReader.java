@@ -131,13 +131,14 @@ public final class ShuffleReader implements AutoCloseable {
 
     /**
      * Reads an assigned queue again from {@code offset} (its new task restored an older or newer checkpoint than where
-     * reading was): the queue's pull task is dropped, with what it had fetched, and a new one starts there.
+     * reading was): the queue's pull task is dropped, with what it had fetched, and a new one starts there. Returns
+     * false, reading nothing, if the queue was revoked meanwhile ({@link Listener#revoked} is then under way).
      */
-    public void restart(MessageQueue queue, long offset) {
+    public boolean restart(MessageQueue queue, long offset) {
         Assignment a = assigned.get(queue);
         synchronized (this) {
             if (a == null || a.revoked) {
-                throw new IllegalStateException("queue " + queue + " is not assigned to this process");
+                return false;
             }
             a.reading = false;
             consumer.pull(topic.name(), all, reading());
@@ -148,6 +149,7 @@ public final class ShuffleReader implements AutoCloseable {
         }
         LOG.info("topic={} group={} queue={}: reading again from offset {}", topic.name(), consumer.group(),
                 queue.getQueueId(), offset);
+        return true;
     }
 
     /** True while the group assigns the queue to this process. */

@@ -20,6 +20,7 @@ import static dev.rsql.runtime.connector.rocketmq.RocketMqTestSupport.namesrv;
 import static dev.rsql.runtime.connector.rocketmq.RocketMqTestSupport.send;
 import static dev.rsql.runtime.connector.rocketmq.RocketMqTestSupport.unique;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -109,9 +110,9 @@ class ShuffleReaderTest {
             reader.seek(q, 0);
             assertEquals(6, read(reader, 6, q).size());
 
-            reader.restart(q, 2);
+            assertTrue(reader.restart(q, 2));
             assertEquals(List.of("q0-2", "q0-3", "q0-4", "q0-5"), read(reader, 4, q));
-            reader.restart(q, 4);
+            assertTrue(reader.restart(q, 4));
             assertEquals(List.of("q0-4", "q0-5"), read(reader, 2, q));
             send(new Message(topic.name(), "q0-6".getBytes(StandardCharsets.UTF_8)), 0);
             assertEquals(List.of("q0-6"), read(reader, 1, q));
@@ -139,6 +140,7 @@ class ShuffleReaderTest {
                 b.seek(moved, 1);
                 assertEquals(2, read(b, 2, moved).size());
                 assertThrows(IllegalStateException.class, () -> a.seek(moved, 0), "no longer the first's");
+                assertFalse(a.restart(moved, 0), "a retake of a queue revoked meanwhile reads nothing");
             }
         }
     }
