@@ -17,6 +17,13 @@ import java.util.function.Function;
  * shuffle task's incarnation ({@code <task>/<incarnation>/<checkpoint>}): it commits exactly when that checkpoint's
  * commit record is stored. A task running here answers from memory; otherwise the task's state queue tells: committed,
  * abandoned (another incarnation claimed the queue after it without it), or still open.
+ *
+ * <p>A committed transaction is answered COMMIT only by the process its task runs in (in any incarnation); the others
+ * answer UNKNOWN, and the broker asks again, round robin over the group's producers, until it reaches that process.
+ * The broker may have two copies of one half out for checking at once (the next round copies a half again while the
+ * answer to its previous copy is still queued in a process), and two processes each committing one would store the
+ * row twice: one answerer can tell that it has committed that half moments ago. A task retaken after its process
+ * died is running again long before the broker gives up on a half (its {@code transactionCheckMax} rounds).
  */
 final class TransactionOutcomes implements SinkTransactions {
 
@@ -49,16 +56,21 @@ final class TransactionOutcomes implements SinkTransactions {
 
     @Override
     public Outcome outcome(String transactionId) {
+        TaskTransaction.Id id = TaskTransaction.parse(transactionId);
+        if (id == null) {
+            LOG.warn("transaction check for '{}', which no task of this job wrote: leaving it open", transactionId);
+            return Outcome.UNKNOWN;
+        }
+        Outcome o = decision(transactionId, id);
+        return o == Outcome.COMMIT && !live.containsKey(id.taskId()) ? Outcome.UNKNOWN : o;
+    }
+
+    private Outcome decision(String transactionId, TaskTransaction.Id id) {
         synchronized (decided) {
             Outcome known = decided.get(transactionId);
             if (known != null) {
                 return known;
             }
-        }
-        TaskTransaction.Id id = TaskTransaction.parse(transactionId);
-        if (id == null) {
-            LOG.warn("transaction check for '{}', which no task of this job wrote: leaving it open", transactionId);
-            return Outcome.UNKNOWN;
         }
         String taskId = id.taskId();
         long incarnation = id.incarnation();

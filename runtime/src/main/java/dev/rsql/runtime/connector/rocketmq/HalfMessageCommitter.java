@@ -47,10 +47,12 @@ final class HalfMessageCommitter {
 
     private final RocketMqSink sink;
     private final long windowMillis;
+    private final UnendedHalves unended;
 
-    HalfMessageCommitter(RocketMqSink sink, long windowMillis) {
+    HalfMessageCommitter(RocketMqSink sink, long windowMillis, UnendedHalves unended) {
         this.sink = sink;
         this.windowMillis = windowMillis;
+        this.unended = unended;
     }
 
     /** How a commit went: halves ended here, halves left to the broker's check, and why the first was left. */
@@ -132,7 +134,7 @@ final class HalfMessageCommitter {
                 }
                 HalfMessages.Half half = halves.get(next);
                 if (System.currentTimeMillis() - half.sentAtMillis >= windowMillis) {
-                    return giveUp("older than the commit window of " + windowMillis + " ms");
+                    return giveUp("older than the commit window of " + windowMillis + " ms", next);
                 }
                 try {
                     String addr = brokerAddress(queue.getBrokerName());
@@ -141,9 +143,10 @@ final class HalfMessageCommitter {
                             .whenComplete((response, error) -> {
                                 boolean sent = false;
                                 if (error != null) {
-                                    giveUp(error.toString());
+                                    giveUp(error.toString(), next + 1);
                                 } else if (response.getCode() != ResponseCode.SUCCESS) {
-                                    giveUp("broker answered " + response.getCode() + " " + response.getRemark());
+                                    giveUp("broker answered " + response.getCode() + " " + response.getRemark(),
+                                            next + 1);
                                 } else {
                                     committed.incrementAndGet();
                                     next++;
@@ -155,12 +158,19 @@ final class HalfMessageCommitter {
                             });
                     return true;
                 } catch (Exception e) {
-                    return giveUp(e.toString());
+                    return giveUp(e.toString(), next);
                 }
             }
 
-            private boolean giveUp(String why) {
+            /** Ends the chain; its halves from {@code unsent} on had no end sent (the one before may have). */
+            private boolean giveUp(String why, int unsent) {
                 problem.compareAndSet(null, queue + ": " + why);
+                for (int i = unsent; i < halves.size(); i++) {
+                    SendResult r = halves.get(i).result;
+                    if (r != null) {
+                        unended.add(r.getMsgId());
+                    }
+                }
                 done.countDown();
                 return false;
             }

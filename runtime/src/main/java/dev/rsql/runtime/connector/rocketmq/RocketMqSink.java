@@ -75,6 +75,7 @@ final class RocketMqSink implements Sink {
     final String producerGroup;
     private final SinkTransactions transactions;
     private final HalfMessageCommitter committer;   // null unless transactional
+    private final UnendedHalves unended = new UnendedHalves();
     private final DefaultMQProducer producer;
     private volatile List<MessageQueue> queues;
     private volatile long queuesFetchedAt;
@@ -187,7 +188,7 @@ final class RocketMqSink implements Sink {
         } else {
             TransactionMQProducer tp = options.rpcHook == null ? new TransactionMQProducer(group)
                     : new TransactionMQProducer(group, options.rpcHook);
-            tp.setTransactionListener(new RocketMqTransactionCheck(transactions, half -> isStored(tp, half),
+            tp.setTransactionListener(new RocketMqTransactionCheck(transactions, half -> isStored(tp, half), unended,
                     options.job, options.table));
             // The client would resend a half whose send timed out, though it may be stored: the writer retries
             // only refusals.
@@ -224,7 +225,7 @@ final class RocketMqSink implements Sink {
             client.sendHeartbeatToAllBrokerWithLock();
             Duration window = options.transactionCommitWindow();
             long commitWindowMillis = window != null ? window.toMillis() : commitWindowOfBrokers(client);
-            this.committer = new HalfMessageCommitter(this, commitWindowMillis);
+            this.committer = new HalfMessageCommitter(this, commitWindowMillis, unended);
             LOG.info("job={} table={}: writing topic {} ({} queues) transactionally as producer group {} via name "
                     + "server {} (commit window {} ms)", options.job, options.table, options.topic, queues.size(),
                     group, options.namesrv, commitWindowMillis);

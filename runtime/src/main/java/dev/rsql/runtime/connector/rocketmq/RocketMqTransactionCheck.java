@@ -4,12 +4,16 @@ import dev.rsql.runtime.connector.SinkTransactions;
 import org.apache.rocketmq.client.producer.LocalTransactionState;
 import org.apache.rocketmq.client.producer.TransactionListener;
 import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
 /**
  * Answers the broker's checks of the sink's half messages from the job's {@link SinkTransactions}, by the transaction
@@ -29,7 +33,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * covers the copy. Answering COMMIT to it stores the row twice. So a committed half is first left for one more round
  * (an end in flight is recorded by then), and from its second check on it is committed only if its message is not in
  * its topic yet ({@link Stored}, by the half's unique key); if it is, the copy is rolled back, which leaves the
- * stored message alone.
+ * stored message alone. A half whose writer in this process left it unended ({@link UnendedHalves}) cannot be
+ * stored and is committed at its first check, without the lookup.
+ *
+ * <p>The lookup does not see a commit whose end the broker has not processed yet, and the client sends the end of a
+ * COMMIT answer one-way after this returns. When answers lag behind the rounds (after an outage every half is old at
+ * once, and each answer takes a lookup), the next round copies a half again while the answer to its previous copy is
+ * still queued here, so the same half comes twice within moments. A half answered COMMIT here is therefore not
+ * answered COMMIT again for {@link #COMMIT_HOLD_MILLIS}: its end lands meanwhile and the lookup then sees it; if the
+ * end was lost, a later check commits it. Other processes of the group do not answer COMMIT for the same
+ * transaction ({@link SinkTransactions} answers it only where its task runs), so this one record is enough.
  */
 final class RocketMqTransactionCheck implements TransactionListener {
 
@@ -37,25 +50,41 @@ final class RocketMqTransactionCheck implements TransactionListener {
     /** Set by the broker on the half it sends with a check: 1 on the first check. */
     private static final String CHECK_TIMES_PROPERTY = "TRANSACTION_CHECK_TIMES";
 
+    /** How long a half answered COMMIT is not answered COMMIT again (see the class comment). */
+    static final long COMMIT_HOLD_MILLIS = 30_000;
+    private static final int COMMITTED_CAPACITY = 100_000;
+
     private static final Logger LOG = LoggerFactory.getLogger(RocketMqTransactionCheck.class);
 
     private final SinkTransactions transactions;
     private final Stored stored;
+    private final UnendedHalves unended;
     private final String job;
     private final String table;
+    private final LongSupplier clock;
     /** Transaction and answer pairs logged already: one line each, not one per message. */
     private final Set<String> logged = ConcurrentHashMap.newKeySet();
+    /** Unique key of each half answered COMMIT in the last {@link #COMMIT_HOLD_MILLIS}, with when; oldest first. */
+    private final LinkedHashMap<String, Long> committedAt = new LinkedHashMap<>();
 
     /** Whether the message of a checked half is in its topic already; throws when that cannot be told now. */
     interface Stored {
         boolean test(MessageExt half) throws Exception;
     }
 
-    RocketMqTransactionCheck(SinkTransactions transactions, Stored stored, String job, String table) {
+    RocketMqTransactionCheck(SinkTransactions transactions, Stored stored, UnendedHalves unended, String job,
+            String table) {
+        this(transactions, stored, unended, job, table, System::currentTimeMillis);
+    }
+
+    RocketMqTransactionCheck(SinkTransactions transactions, Stored stored, UnendedHalves unended, String job,
+            String table, LongSupplier clock) {
         this.transactions = transactions;
         this.stored = stored;
+        this.unended = unended;
         this.job = job;
         this.table = table;
+        this.clock = clock;
     }
 
     /** Not called: the sink sends its halves with plain sends and commits them at checkpoints. */
@@ -81,20 +110,29 @@ final class RocketMqTransactionCheck implements TransactionListener {
             return LocalTransactionState.UNKNOW;
         }
         if (outcome == SinkTransactions.Outcome.COMMIT) {
-            if (checkTimes(msg) < 2) {
-                return LocalTransactionState.UNKNOW;
-            }
-            try {
-                if (stored.test(msg)) {
-                    if (firstTime(txId + "/stored")) {
-                        LOG.info("job={} table={}: broker check of transaction {} answered ROLLBACK for a copy of a"
-                                + " half whose message is stored already", job, table, txId);
-                    }
-                    return LocalTransactionState.ROLLBACK_MESSAGE;
+            if (!unended.take(msg.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX))) {
+                if (checkTimes(msg) < 2) {
+                    return LocalTransactionState.UNKNOW;
                 }
-            } catch (Exception e) {
-                LOG.warn("job={} table={}: cannot tell whether message {} of transaction {} is stored; the broker asks"
-                        + " again: {}", job, table, msg.getTransactionId(), txId, e.toString());
+                try {
+                    if (stored.test(msg)) {
+                        if (firstTime(txId + "/stored")) {
+                            LOG.info("job={} table={}: broker check of transaction {} answered ROLLBACK for a copy of"
+                                    + " a half whose message is stored already", job, table, txId);
+                        }
+                        return LocalTransactionState.ROLLBACK_MESSAGE;
+                    }
+                } catch (Exception e) {
+                    LOG.warn("job={} table={}: cannot tell whether message {} of transaction {} is stored; the broker"
+                            + " asks again: {}", job, table, msg.getTransactionId(), txId, e.toString());
+                    return LocalTransactionState.UNKNOW;
+                }
+            }
+            if (!claimCommit(msg)) {
+                if (firstTime(txId + "/held")) {
+                    LOG.info("job={} table={}: broker check of transaction {} answered UNKNOWN for a copy of a half"
+                            + " answered COMMIT moments ago, whose end may not have landed yet", job, table, txId);
+                }
                 return LocalTransactionState.UNKNOW;
             }
         }
@@ -108,6 +146,31 @@ final class RocketMqTransactionCheck implements TransactionListener {
                 return LocalTransactionState.ROLLBACK_MESSAGE;
             default:
                 return LocalTransactionState.UNKNOW;
+        }
+    }
+
+    /** Records that the half is answered COMMIT now; false if it was less than the hold ago. */
+    private boolean claimCommit(MessageExt half) {
+        String key = half.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX);
+        if (key == null) {
+            return true;
+        }
+        long now = clock.getAsLong();
+        synchronized (committedAt) {
+            Iterator<Long> oldest = committedAt.values().iterator();
+            while (oldest.hasNext()) {
+                long at = oldest.next();
+                if (now - at < COMMIT_HOLD_MILLIS && committedAt.size() <= COMMITTED_CAPACITY) {
+                    break;
+                }
+                oldest.remove();
+            }
+            Long at = committedAt.get(key);
+            if (at != null) {
+                return false;
+            }
+            committedAt.put(key, now);
+            return true;
         }
     }
 

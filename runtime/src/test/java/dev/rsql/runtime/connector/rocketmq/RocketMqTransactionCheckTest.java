@@ -20,9 +20,11 @@ class RocketMqTransactionCheckTest {
             "t-rollback", SinkTransactions.Outcome.ROLLBACK, "t-open", SinkTransactions.Outcome.UNKNOWN);
     /** Unique keys of the halves whose messages are in their topic already. */
     private final Set<String> storedKeys = new HashSet<>();
+    private long now = 1_000_000;
+    private final UnendedHalves unended = new UnendedHalves();
     private final RocketMqTransactionCheck check = new RocketMqTransactionCheck(outcomes::get,
             half -> storedKeys.contains(half.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX)),
-            "job", "sink");
+            unended, "job", "sink", () -> now);
 
     private static MessageExt half(String transaction, String key, Integer checkTimes) {
         MessageExt m = new MessageExt();
@@ -41,7 +43,32 @@ class RocketMqTransactionCheckTest {
         assertEquals(LocalTransactionState.UNKNOW, check.checkLocalTransaction(half("t-commit", "m1", 1)));
         assertEquals(LocalTransactionState.UNKNOW, check.checkLocalTransaction(half("t-commit", "m1", null)));
         assertEquals(LocalTransactionState.COMMIT_MESSAGE, check.checkLocalTransaction(half("t-commit", "m1", 2)));
-        assertEquals(LocalTransactionState.COMMIT_MESSAGE, check.checkLocalTransaction(half("t-commit", "m1", 9)));
+    }
+
+    @Test
+    void aHalfAnsweredCommitIsNotCommittedAgainBeforeItsEndCouldLand() {
+        // Another copy of the same half, checked while the end of the first COMMIT is not stored yet: committing it
+        // too would store the row twice.
+        assertEquals(LocalTransactionState.COMMIT_MESSAGE, check.checkLocalTransaction(half("t-commit", "m1", 2)));
+        now += 1_000;
+        assertEquals(LocalTransactionState.UNKNOW, check.checkLocalTransaction(half("t-commit", "m1", 3)));
+        assertEquals(LocalTransactionState.COMMIT_MESSAGE, check.checkLocalTransaction(half("t-commit", "m6", 3)));
+        // Once the end landed, the lookup sees the message.
+        storedKeys.add("m1");
+        assertEquals(LocalTransactionState.ROLLBACK_MESSAGE, check.checkLocalTransaction(half("t-commit", "m1", 4)));
+        // An end that never landed: a later check commits the half again.
+        now += RocketMqTransactionCheck.COMMIT_HOLD_MILLIS;
+        assertEquals(LocalTransactionState.COMMIT_MESSAGE, check.checkLocalTransaction(half("t-commit", "m6", 5)));
+    }
+
+    @Test
+    void aHalfItsWriterHereLeftUnendedIsCommittedAtItsFirstCheck() {
+        unended.add("m7");
+        assertEquals(LocalTransactionState.COMMIT_MESSAGE, check.checkLocalTransaction(half("t-commit", "m7", 1)));
+        // a copy the broker made before that answer landed
+        assertEquals(LocalTransactionState.UNKNOW, check.checkLocalTransaction(half("t-commit", "m7", 2)));
+        storedKeys.add("m7");
+        assertEquals(LocalTransactionState.ROLLBACK_MESSAGE, check.checkLocalTransaction(half("t-commit", "m7", 3)));
     }
 
     @Test
