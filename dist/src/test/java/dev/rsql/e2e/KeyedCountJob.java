@@ -435,7 +435,7 @@ final class KeyedCountJob implements AutoCloseable {
         // message is stored already, so it can reach 0 while halves still wait for their check: wait (bounded) for
         // every result to be there at least once; the caller's check then finds what is missing or doubled.
         try {
-            Await.until(() -> "every result at least once", Duration.ofSeconds(60), () -> {
+            Await.until(() -> "every result at least once", Duration.ofSeconds(120), () -> {
                 instances.checkAlive();
                 drain();
                 return problems(true).isEmpty();
