@@ -6,6 +6,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -80,8 +81,11 @@ class BrokerOutageTest {
     /**
      * After a freeze every half message is old at once and the broker checks halves whose ends are on their way or
      * recorded late: the sink must not confirm those, or rows are stored twice ({@code RocketMqTransactionCheck}).
+     * Runs with {@code -Pchaos-nightly} (or {@code -Dchaos.nightly=true}), with the large chaos runs: its two and a
+     * half minutes do not fit the default suite's budget, and the stopped-broker case covers the same ends.
      */
     @Test
+    @EnabledIfSystemProperty(named = "chaos.nightly", matches = "true")
     void jobsRestartThroughABrokerFrozenFor30s() throws Exception {
         run("frozen", new Outage() {
             @Override

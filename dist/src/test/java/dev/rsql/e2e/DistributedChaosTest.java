@@ -29,9 +29,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * be exact too.
  *
  * <p>The seed draws the events (keys, queues, jitter), the moments of the kills, stops and starts (in events produced
- * and in how far the output lags behind when they happen) and the victims. The default suite runs two seeds with
- * 200,000 events each (each takes 4 to 8 minutes on two cores); {@code -Dchaos.seeds=7,8} and {@code -Dchaos.events=N} change that (e.g. to rerun a failing
- * seed), and {@code -Dchaos.nightly=true} (or {@code -Pchaos-nightly}) runs the larger variant: the seeds of
+ * and in how far the output lags behind when they happen) and the victims. The default suite runs seed 2 with
+ * 60,000 events (a few minutes on two cores; 200,000 events take 6 to 9 minutes per seed there, too long for the
+ * default suite's budget); {@code -Dchaos.seeds=1,2,3} and {@code -Dchaos.events=200000} change that (e.g. to rerun a
+ * failing seed), and {@code -Dchaos.nightly=true} (or {@code -Pchaos-nightly}) runs the larger variant: the seeds of
  * {@code chaos.nightly.seeds} (default 101..110) with {@code chaos.nightly.events} events (default 500,000).
  * Each run keeps the instances' logs and a summary under {@code target/e2e-logs/chaos-<seed>-*}.
  */
@@ -54,9 +55,9 @@ class DistributedChaosTest {
     static Stream<Arguments> runs() {
         boolean nightly = Boolean.getBoolean("chaos.nightly");
         String seeds = nightly ? System.getProperty("chaos.nightly.seeds", "101,102,103,104,105,106,107,108,109,110")
-                : System.getProperty("chaos.seeds", "1,2");
+                : System.getProperty("chaos.seeds", "2");
         int events = nightly ? Integer.getInteger("chaos.nightly.events", 500_000)
-                : Integer.getInteger("chaos.events", 200_000);
+                : Integer.getInteger("chaos.events", 60_000);
         return Arrays.stream(seeds.split(",")).map(String::trim).filter(s -> !s.isEmpty())
                 .map(s -> Arguments.of(Long.parseLong(s), events));
     }
