@@ -10,4 +10,13 @@ public interface SinkTransactions {
      * may still commit. Called from client threads; must not block long.
      */
     Outcome outcome(String transactionId);
+
+    /**
+     * Whether the task that wrote {@code transactionId} runs in this process now. The broker may have two copies of
+     * one half out for checking at once, and two processes each committing one would store the row twice: the one
+     * running the task answers first, the others only after it had its chances.
+     */
+    default boolean writerRunsHere(String transactionId) {
+        return true;
+    }
 }

@@ -18,12 +18,8 @@ import java.util.function.Function;
  * commit record is stored. A task running here answers from memory; otherwise the task's state queue tells: committed,
  * abandoned (another incarnation claimed the queue after it without it), or still open.
  *
- * <p>A committed transaction is answered COMMIT only by the process its task runs in (in any incarnation); the others
- * answer UNKNOWN, and the broker asks again, round robin over the group's producers, until it reaches that process.
- * The broker may have two copies of one half out for checking at once (the next round copies a half again while the
- * answer to its previous copy is still queued in a process), and two processes each committing one would store the
- * row twice: one answerer can tell that it has committed that half moments ago. A task retaken after its process
- * died is running again long before the broker gives up on a half (its {@code transactionCheckMax} rounds).
+ * <p>{@link #writerRunsHere} tells the sinks' checks whether the transaction's task runs in this process (in any
+ * incarnation): that process answers a committed half first, the others later ({@code RocketMqTransactionCheck}).
  */
 final class TransactionOutcomes implements SinkTransactions {
 
@@ -61,8 +57,13 @@ final class TransactionOutcomes implements SinkTransactions {
             LOG.warn("transaction check for '{}', which no task of this job wrote: leaving it open", transactionId);
             return Outcome.UNKNOWN;
         }
-        Outcome o = decision(transactionId, id);
-        return o == Outcome.COMMIT && !live.containsKey(id.taskId()) ? Outcome.UNKNOWN : o;
+        return decision(transactionId, id);
+    }
+
+    @Override
+    public boolean writerRunsHere(String transactionId) {
+        TaskTransaction.Id id = TaskTransaction.parse(transactionId);
+        return id != null && live.containsKey(id.taskId());
     }
 
     private Outcome decision(String transactionId, TaskTransaction.Id id) {

@@ -41,8 +41,11 @@ import java.util.function.LongSupplier;
  * once, and each answer takes a lookup), the next round copies a half again while the answer to its previous copy is
  * still queued here, so the same half comes twice within moments. A half answered COMMIT here is therefore not
  * answered COMMIT again for {@link #COMMIT_HOLD_MILLIS}: its end lands meanwhile and the lookup then sees it; if the
- * end was lost, a later check commits it. Other processes of the group do not answer COMMIT for the same
- * transaction ({@link SinkTransactions} answers it only where its task runs), so this one record is enough.
+ * end was lost, a later check commits it. Across processes there is no such record, so the process running the
+ * transaction's task ({@link SinkTransactions#writerRunsHere}) commits from a half's second check and the others only
+ * from its fourth: by then the first one has had its chances (the broker asks the group's producers round robin),
+ * and a half it committed is found by the lookup. A task not running anywhere (its process died) still has its
+ * halves committed, two rounds later.
  */
 final class RocketMqTransactionCheck implements TransactionListener {
 
@@ -50,6 +53,11 @@ final class RocketMqTransactionCheck implements TransactionListener {
     /** Set by the broker on the half it sends with a check: 1 on the first check. */
     private static final String CHECK_TIMES_PROPERTY = "TRANSACTION_CHECK_TIMES";
 
+    /**
+     * The first check at which a process not running the transaction's task commits a half (see the class comment);
+     * the one running it commits from the second.
+     */
+    static final int OTHER_PROCESS_FIRST_CHECK = 4;
     /** How long a half answered COMMIT is not answered COMMIT again (see the class comment). */
     static final long COMMIT_HOLD_MILLIS = 30_000;
     private static final int COMMITTED_CAPACITY = 100_000;
@@ -111,7 +119,7 @@ final class RocketMqTransactionCheck implements TransactionListener {
         }
         if (outcome == SinkTransactions.Outcome.COMMIT) {
             if (!unended.take(msg.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX))) {
-                if (checkTimes(msg) < 2) {
+                if (checkTimes(msg) < (transactions.writerRunsHere(txId) ? 2 : OTHER_PROCESS_FIRST_CHECK)) {
                     return LocalTransactionState.UNKNOW;
                 }
                 try {

@@ -62,6 +62,26 @@ class RocketMqTransactionCheckTest {
     }
 
     @Test
+    void aProcessNotRunningTheTransactionsTaskCommitsOnlyFromTheFourthCheck() {
+        SinkTransactions elsewhere = new SinkTransactions() {
+            @Override
+            public Outcome outcome(String transactionId) {
+                return Outcome.COMMIT;
+            }
+
+            @Override
+            public boolean writerRunsHere(String transactionId) {
+                return false;
+            }
+        };
+        RocketMqTransactionCheck other = new RocketMqTransactionCheck(elsewhere, half -> false, new UnendedHalves(),
+                "job", "sink", () -> now);
+        assertEquals(LocalTransactionState.UNKNOW, other.checkLocalTransaction(half("t-commit", "m8", 2)));
+        assertEquals(LocalTransactionState.UNKNOW, other.checkLocalTransaction(half("t-commit", "m8", 3)));
+        assertEquals(LocalTransactionState.COMMIT_MESSAGE, other.checkLocalTransaction(half("t-commit", "m8", 4)));
+    }
+
+    @Test
     void aHalfItsWriterHereLeftUnendedIsCommittedAtItsFirstCheck() {
         unended.add("m7");
         assertEquals(LocalTransactionState.COMMIT_MESSAGE, check.checkLocalTransaction(half("t-commit", "m7", 1)));
