@@ -43,9 +43,11 @@ import java.util.function.LongSupplier;
  * answered COMMIT again for {@link #COMMIT_HOLD_MILLIS}: its end lands meanwhile and the lookup then sees it; if the
  * end was lost, a later check commits it. Across processes there is no such record, so the process running the
  * transaction's task ({@link SinkTransactions#writerRunsHere}) commits from a half's second check and the others only
- * from its fourth: by then the first one has had its chances (the broker asks the group's producers round robin),
- * and a half it committed is found by the lookup. A task not running anywhere (its process died) still has its
- * halves committed, two rounds later.
+ * from its {@value #OTHER_PROCESS_FIRST_CHECK}th: by then the first one has had its chances, and its ends have had
+ * time to land even at a broker that is slow after a restart (ends were seen stored 13 s after they were sent), so
+ * the lookup finds what it committed. The others still look up every copy from its second check and roll back the
+ * copies whose message is stored. They must commit eventually: the broker picks a producer by a counter that moves
+ * one per check, so with as many open halves per round as instances a half is sent to the same instance every round.
  */
 final class RocketMqTransactionCheck implements TransactionListener {
 
@@ -57,7 +59,7 @@ final class RocketMqTransactionCheck implements TransactionListener {
      * The first check at which a process not running the transaction's task commits a half (see the class comment);
      * the one running it commits from the second.
      */
-    static final int OTHER_PROCESS_FIRST_CHECK = 4;
+    static final int OTHER_PROCESS_FIRST_CHECK = 10;
     /** How long a half answered COMMIT is not answered COMMIT again (see the class comment). */
     static final long COMMIT_HOLD_MILLIS = 30_000;
     private static final int COMMITTED_CAPACITY = 100_000;
@@ -119,7 +121,7 @@ final class RocketMqTransactionCheck implements TransactionListener {
         }
         if (outcome == SinkTransactions.Outcome.COMMIT) {
             if (!unended.take(msg.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX))) {
-                if (checkTimes(msg) < (transactions.writerRunsHere(txId) ? 2 : OTHER_PROCESS_FIRST_CHECK)) {
+                if (checkTimes(msg) < 2) {
                     return LocalTransactionState.UNKNOW;
                 }
                 try {
@@ -133,6 +135,9 @@ final class RocketMqTransactionCheck implements TransactionListener {
                 } catch (Exception e) {
                     LOG.warn("job={} table={}: cannot tell whether message {} of transaction {} is stored; the broker"
                             + " asks again: {}", job, table, msg.getTransactionId(), txId, e.toString());
+                    return LocalTransactionState.UNKNOW;
+                }
+                if (checkTimes(msg) < OTHER_PROCESS_FIRST_CHECK && !transactions.writerRunsHere(txId)) {
                     return LocalTransactionState.UNKNOW;
                 }
             }

@@ -62,7 +62,7 @@ class RocketMqTransactionCheckTest {
     }
 
     @Test
-    void aProcessNotRunningTheTransactionsTaskCommitsOnlyFromTheFourthCheck() {
+    void aProcessNotRunningTheTransactionsTaskCommitsOnlyAfterItHadItsChances() {
         SinkTransactions elsewhere = new SinkTransactions() {
             @Override
             public Outcome outcome(String transactionId) {
@@ -74,11 +74,16 @@ class RocketMqTransactionCheckTest {
                 return false;
             }
         };
-        RocketMqTransactionCheck other = new RocketMqTransactionCheck(elsewhere, half -> false, new UnendedHalves(),
-                "job", "sink", () -> now);
+        RocketMqTransactionCheck other = new RocketMqTransactionCheck(elsewhere,
+                half -> storedKeys.contains(half.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX)),
+                new UnendedHalves(), "job", "sink", () -> now);
+        int first = RocketMqTransactionCheck.OTHER_PROCESS_FIRST_CHECK;
         assertEquals(LocalTransactionState.UNKNOW, other.checkLocalTransaction(half("t-commit", "m8", 2)));
-        assertEquals(LocalTransactionState.UNKNOW, other.checkLocalTransaction(half("t-commit", "m8", 3)));
-        assertEquals(LocalTransactionState.COMMIT_MESSAGE, other.checkLocalTransaction(half("t-commit", "m8", 4)));
+        assertEquals(LocalTransactionState.UNKNOW, other.checkLocalTransaction(half("t-commit", "m8", first - 1)));
+        assertEquals(LocalTransactionState.COMMIT_MESSAGE, other.checkLocalTransaction(half("t-commit", "m8", first)));
+        // copies of stored messages are rolled back from the second check on, so that they do not linger
+        storedKeys.add("m9");
+        assertEquals(LocalTransactionState.ROLLBACK_MESSAGE, other.checkLocalTransaction(half("t-commit", "m9", 2)));
     }
 
     @Test
