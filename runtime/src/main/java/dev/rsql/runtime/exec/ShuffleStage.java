@@ -64,6 +64,7 @@ final class ShuffleStage implements ShuffleReader.Listener {
     private ShuffleReader reader;
     private Thread poller;
     private volatile boolean polling;
+    private boolean stopped;   // guarded by this
     private final ScheduledExecutorService retakes;
     /** Stores the tasks' informational consumer offsets, off their threads (a round trip each). */
     private final ExecutorService offsets;
@@ -191,7 +192,7 @@ final class ShuffleStage implements ShuffleReader.Listener {
      */
     private synchronized void take(MessageQueue queue, boolean again) {
         // Rebalances and retakes come from different threads: one task per queue, and none for a queue revoked.
-        if (!job.isRunning() || byQueue.containsKey(queue) || (again && !reader.isAssigned(queue))) {
+        if (stopped || !job.isRunning() || byQueue.containsKey(queue) || (again && !reader.isAssigned(queue))) {
             return;
         }
         int index = shuffle.indexOf(queue);
@@ -336,8 +337,14 @@ final class ShuffleStage implements ShuffleReader.Listener {
         }
     }
 
-    /** Stops handing messages to tasks (the job is stopping). */
+    /**
+     * Stops handing messages to tasks and taking queues (the job is stopping). Waits for a take under way: the task
+     * it starts is then among those the job stops (one taken after the job listed its tasks was left running).
+     */
     void stopReading() {
+        synchronized (this) {
+            stopped = true;
+        }
         polling = false;
         if (poller != null) {
             try {
