@@ -1,13 +1,10 @@
 package dev.rsql.runtime.exec.restart;
 
-import dev.rsql.runtime.exec.RecordException;
-
 import dev.rsql.runtime.exec.EngineContext;
 import dev.rsql.runtime.exec.Job;
 import dev.rsql.runtime.exec.JobInstance.State;
 import dev.rsql.runtime.exec.JobMdc;
 import dev.rsql.runtime.exec.JobStatus;
-import dev.rsql.runtime.exec.RecordException;
 import dev.rsql.runtime.graph.JobGraph;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -109,17 +106,14 @@ public final class RestartingJob implements Job {
                 finish(end, null);
                 return;
             }
-            if (stopping && !causedByRecord(cause)) {
-                // Failed while asked to stop (a broker that did not answer a task's final checkpoint, say): nothing
-                // after the last checkpoint counts, and the next run resumes from it as after any stop. A record the
-                // error policy fails on fails the job even then: running it again fails the same way.
-                LOG.warn("job={} instance={} failed while stopping; it stops at its last checkpoint: {}", graph.name(),
-                        instanceId, describe(cause));
-                finish(State.STOPPED, null);
-                return;
-            }
             if (!TransientFailures.isTransient(cause)) {
                 finish(State.FAILED, cause);
+                return;
+            }
+            if (stopping) {
+                // Asked to stop while failing for a cause a restart would have cured: the next run resumes from the
+                // last checkpoint like after any stop.
+                finish(State.STOPPED, null);
                 return;
             }
             long delay = strategy.nextDelayMillis(ranMillis);
@@ -183,15 +177,6 @@ public final class RestartingJob implements Job {
                     restarts);
         }
         termination.complete(end);
-    }
-
-    private static boolean causedByRecord(Throwable cause) {
-        for (Throwable t = cause; t != null; t = t.getCause()) {
-            if (t instanceof RecordException) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** The failure in one line, for the log and status. */
