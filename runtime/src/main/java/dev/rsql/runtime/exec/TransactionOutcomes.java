@@ -57,16 +57,6 @@ final class TransactionOutcomes implements SinkTransactions {
             LOG.warn("transaction check for '{}', which no task of this job wrote: leaving it open", transactionId);
             return Outcome.UNKNOWN;
         }
-        return decision(transactionId, id);
-    }
-
-    @Override
-    public boolean writerRunsHere(String transactionId) {
-        TaskTransaction.Id id = TaskTransaction.parse(transactionId);
-        return id != null && live.containsKey(id.taskId());
-    }
-
-    private Outcome decision(String transactionId, TaskTransaction.Id id) {
         synchronized (decided) {
             Outcome known = decided.get(transactionId);
             if (known != null) {
@@ -99,6 +89,12 @@ final class TransactionOutcomes implements SinkTransactions {
             LOG.warn("transaction check for {}: cannot read state queue {}: {}", transactionId, queue, e.toString());
             return Outcome.UNKNOWN;
         }
+    }
+
+    @Override
+    public boolean writerRunsHere(String transactionId) {
+        TaskTransaction.Id id = TaskTransaction.parse(transactionId);
+        return id != null && live.containsKey(id.taskId());
     }
 
     private Outcome decide(String transactionId, Outcome outcome) {

@@ -120,33 +120,9 @@ final class RocketMqTransactionCheck implements TransactionListener {
             return LocalTransactionState.UNKNOW;
         }
         if (outcome == SinkTransactions.Outcome.COMMIT) {
-            if (!unended.take(msg.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX))) {
-                if (checkTimes(msg) < 2) {
-                    return LocalTransactionState.UNKNOW;
-                }
-                try {
-                    if (stored.test(msg)) {
-                        if (firstTime(txId + "/stored")) {
-                            LOG.info("job={} table={}: broker check of transaction {} answered ROLLBACK for a copy of"
-                                    + " a half whose message is stored already", job, table, txId);
-                        }
-                        return LocalTransactionState.ROLLBACK_MESSAGE;
-                    }
-                } catch (Exception e) {
-                    LOG.warn("job={} table={}: cannot tell whether message {} of transaction {} is stored; the broker"
-                            + " asks again: {}", job, table, msg.getTransactionId(), txId, e.toString());
-                    return LocalTransactionState.UNKNOW;
-                }
-                if (checkTimes(msg) < OTHER_PROCESS_FIRST_CHECK && !transactions.writerRunsHere(txId)) {
-                    return LocalTransactionState.UNKNOW;
-                }
-            }
-            if (!claimCommit(msg)) {
-                if (firstTime(txId + "/held")) {
-                    LOG.info("job={} table={}: broker check of transaction {} answered UNKNOWN for a copy of a half"
-                            + " answered COMMIT moments ago, whose end may not have landed yet", job, table, txId);
-                }
-                return LocalTransactionState.UNKNOW;
+            LocalTransactionState notYet = beforeCommit(msg, txId);
+            if (notYet != null) {
+                return notYet;
             }
         }
         if (outcome != SinkTransactions.Outcome.UNKNOWN && firstTime(txId + "/" + outcome)) {
@@ -162,9 +138,46 @@ final class RocketMqTransactionCheck implements TransactionListener {
         }
     }
 
-    /** Records that the half is answered COMMIT now; false if it was less than the hold ago. */
-    private boolean claimCommit(MessageExt half) {
-        String key = half.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX);
+    /**
+     * For a half of a committed transaction: the answer to give instead of COMMIT (wait, or roll back a copy whose
+     * message is stored), or null to answer COMMIT, which is then recorded.
+     */
+    private LocalTransactionState beforeCommit(MessageExt msg, String txId) {
+        String key = msg.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX);
+        if (!unended.take(key)) {
+            int times = checkTimes(msg);
+            if (times < 2) {
+                return LocalTransactionState.UNKNOW;
+            }
+            try {
+                if (stored.test(msg)) {
+                    if (firstTime(txId + "/stored")) {
+                        LOG.info("job={} table={}: broker check of transaction {} answered ROLLBACK for a copy of a"
+                                + " half whose message is stored already", job, table, txId);
+                    }
+                    return LocalTransactionState.ROLLBACK_MESSAGE;
+                }
+            } catch (Exception e) {
+                LOG.warn("job={} table={}: cannot tell whether message {} of transaction {} is stored; the broker asks"
+                        + " again: {}", job, table, msg.getTransactionId(), txId, e.toString());
+                return LocalTransactionState.UNKNOW;
+            }
+            if (times < OTHER_PROCESS_FIRST_CHECK && !transactions.writerRunsHere(txId)) {
+                return LocalTransactionState.UNKNOW;
+            }
+        }
+        if (!claimCommit(key)) {
+            if (firstTime(txId + "/held")) {
+                LOG.info("job={} table={}: broker check of transaction {} answered UNKNOWN for a copy of a half"
+                        + " answered COMMIT moments ago, whose end may not have landed yet", job, table, txId);
+            }
+            return LocalTransactionState.UNKNOW;
+        }
+        return null;
+    }
+
+    /** Records that the half with unique key {@code key} is answered COMMIT now; false if it was within the hold. */
+    private boolean claimCommit(String key) {
         if (key == null) {
             return true;
         }
