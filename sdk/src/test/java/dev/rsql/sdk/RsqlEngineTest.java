@@ -338,6 +338,8 @@ class RsqlEngineTest {
             assertEquals(RsqlJob.State.RUNNING, steady.state());
             assertTrue(events.stream().noneMatch(e -> e.startsWith("steady failed")), events.toString());
         }
-        assertTrue(events.contains("steady:RUNNING->STOPPED"), "close() stopped the other job: " + events);
+        // Listeners hear sampled states: the job may be seen STOPPING on the way.
+        assertTrue(events.contains("steady:RUNNING->STOPPED") || events.contains("steady:STOPPING->STOPPED"),
+                "close() stopped the other job: " + events);
     }
 }
