@@ -4,9 +4,7 @@ import dev.rsql.runtime.aggregate.AggregateCall;
 import dev.rsql.runtime.aggregate.CountFunction;
 import dev.rsql.runtime.aggregate.DistinctFunction;
 import dev.rsql.runtime.data.Row;
-import dev.rsql.runtime.exec.EngineContext;
 import dev.rsql.runtime.exec.JobInstance;
-import dev.rsql.runtime.graph.GraphBuilder;
 import dev.rsql.runtime.graph.JobGraph;
 import dev.rsql.runtime.testing.Await;
 import dev.rsql.runtime.testing.CollectSinkFactory;
@@ -48,24 +46,15 @@ class GroupAggregateCheckpointTest {
     final String sinkId = UUID.randomUUID().toString();
 
     JobGraph graph() {
-        GraphBuilder b = new GraphBuilder("groups");
-        b.source(KeyedWindowCount.table("events", "scripted", KeyedWindowCount.EVENTS, Map.of("id", sourceId,
-                        "bounded", "true")))
-                .exchange(0)
-                .groupAggregate(new int[] {0}, List.of(new AggregateCall("COUNT(*)", () -> new CountFunction(-1)),
-                                new AggregateCall("COUNT(DISTINCT v)", () -> new DistinctFunction(new CountFunction(1),
-                                        new int[] {1}, List.of(BIGINT)))),
-                        COUNTS, 0, false)
-                .sinkTo(KeyedWindowCount.table("counts", "collect", COUNTS, Map.of("id", sinkId)));
-        return b.build();
+        return MiniBatchCheckpointTest.graph(sourceId, sinkId, List.of(
+                new AggregateCall("COUNT(*)", () -> new CountFunction(-1)),
+                new AggregateCall("COUNT(DISTINCT v)", () -> new DistinctFunction(new CountFunction(1),
+                        new int[] {1}, List.of(BIGINT)))), COUNTS, null);
     }
 
+    /** With a cache of 3 entries per state. */
     static JobInstance start(JobGraph graph, Path stateDir) throws Exception {
-        JobInstance job = new JobInstance(graph, EngineContext.of(Map.of("checkpoint.interval", "1h",
-                "worker.threads", "2", "parallelism", "2", "state.dir", stateDir.toString(),
-                "group.state-cache.keys", "3")));
-        job.start();
-        return job;
+        return MiniBatchCheckpointTest.start(graph, stateDir, Map.of("group.state-cache.keys", "3"));
     }
 
     /** Rows over 7 keys and 40 values; the expected count and distinct values of each key. */
