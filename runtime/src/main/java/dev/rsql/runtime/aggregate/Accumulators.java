@@ -1,7 +1,8 @@
 package dev.rsql.runtime.aggregate;
 
 import dev.rsql.runtime.graph.FunctionContext;
-import dev.rsql.runtime.state.KeyedStateBackend;
+import dev.rsql.runtime.state.KeyedValueState;
+import dev.rsql.runtime.state.TypeSerializer;
 import dev.rsql.runtime.types.DataType;
 
 import java.util.ArrayList;
@@ -46,17 +47,22 @@ public final class Accumulators {
         }
     }
 
+    /** Where an operator keeps the entries of one view field: a value state of that name and value serializer. */
+    @FunctionalInterface
+    public interface ViewStates {
+        KeyedValueState<Object> valueState(String name, TypeSerializer<Object> values);
+    }
+
     /**
-     * Keeps every view field ({@link AggregateFunction#viewFields}) as keyed state of the operator {@code operatorId},
-     * one entry per element, in states named {@code view-<aggregate>-<field>} (stable for a given plan).
+     * Keeps every view field ({@link AggregateFunction#viewFields}) as keyed state, one entry per element, in the
+     * states {@code states} gives for the names {@code view-<aggregate>-<field>} (stable for a given plan).
      */
-    public void keepViewsInState(KeyedStateBackend backend, String operatorId) {
+    public void keepViewsInState(ViewStates states) {
         List<Integer> fields = new ArrayList<>();
         List<StateMapView<?, ?>> made = new ArrayList<>();
         for (int i = 0; i < functions.length; i++) {
             for (ViewField v : functions[i].viewFields()) {
-                made.add(new StateMapView<>(backend.valueState(operatorId, "view-" + i + "-" + v.field(), v.values()),
-                        v.keys()));
+                made.add(new StateMapView<>(states.valueState("view-" + i + "-" + v.field(), v.values()), v.keys()));
                 fields.add(offsets[i] + v.field());
             }
         }
