@@ -19,4 +19,12 @@ public interface SinkTransactions {
     default boolean writerRunsHere(String transactionId) {
         return true;
     }
+
+    /**
+     * Whether the writer of {@code transactionId} still runs here in the same incarnation (not moved away and back):
+     * only then has no other process's check been able to commit its halves.
+     */
+    default boolean writtenByLiveWriter(String transactionId) {
+        return writerRunsHere(transactionId);
+    }
 }

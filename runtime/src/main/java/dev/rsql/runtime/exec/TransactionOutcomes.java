@@ -97,6 +97,13 @@ final class TransactionOutcomes implements SinkTransactions {
         return id != null && live.containsKey(id.taskId());
     }
 
+    @Override
+    public boolean writtenByLiveWriter(String transactionId) {
+        TaskTransaction.Id id = TaskTransaction.parse(transactionId);
+        ShuffleTask task = id == null ? null : live.get(id.taskId());
+        return task != null && task.incarnation() == id.incarnation();
+    }
+
     private Outcome decide(String transactionId, Outcome outcome) {
         synchronized (decided) {
             decided.put(transactionId, outcome);

@@ -33,8 +33,11 @@ import java.util.function.LongSupplier;
  * covers the copy. Answering COMMIT to it stores the row twice. So a committed half is first left for one more round
  * (an end in flight is recorded by then), and from its second check on it is committed only if its message is not in
  * its topic yet ({@link Stored}, by the half's unique key); if it is, the copy is rolled back, which leaves the
- * stored message alone. A half whose writer in this process left it unended ({@link UnendedHalves}) cannot be
- * stored and is committed at its first check, without the lookup.
+ * stored message alone. A half whose writer in this process left it unended ({@link UnendedHalves}) is committed at
+ * its first check, without the lookup, while that writer still runs here and before the half's tenth check: until
+ * then no other process commits it, so it cannot be stored. Afterwards it takes the lookup like any other (a copy
+ * that came back to its writer's process a minute after the task had moved, and another process had committed it,
+ * was stored twice).
  *
  * <p>The lookup does not see a commit whose end the broker has not processed yet, and the client sends the end of a
  * COMMIT answer one-way after this returns. When answers lag behind the rounds (after an outage every half is old at
@@ -144,8 +147,10 @@ final class RocketMqTransactionCheck implements TransactionListener {
      */
     private LocalTransactionState beforeCommit(MessageExt msg, String txId) {
         String key = msg.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX);
-        if (!unended.take(key)) {
-            int times = checkTimes(msg);
+        int times = checkTimes(msg);
+        boolean leftHere = unended.take(key);
+        // Not stored yet only while nobody else may have committed it (see the class comment).
+        if (!(leftHere && times < OTHER_PROCESS_FIRST_CHECK && transactions.writtenByLiveWriter(txId))) {
             if (times < 2) {
                 return LocalTransactionState.UNKNOW;
             }

@@ -5,9 +5,10 @@ import java.util.LinkedHashSet;
 
 /**
  * Unique keys of half messages this process's writers of one sink left to the broker's check without sending their
- * end (older than the commit window, or after such a half in their chain). The broker cannot have stored them, so
- * the check answers COMMIT to their first check at once instead of waiting a round and looking them up; a half not
- * here (written by a process that died, or forgotten) takes the lookup. Bounded: the oldest are forgotten first.
+ * end (older than the commit window, or after such a half in their chain). While their writer runs here no other
+ * process commits them early, so the check answers COMMIT to their first check at once instead of waiting a round
+ * and looking them up ({@link RocketMqTransactionCheck}); a half not here (written by a process that died, or
+ * forgotten) takes the lookup. Bounded: the oldest are forgotten first.
  */
 final class UnendedHalves {
 

@@ -97,6 +97,40 @@ class RocketMqTransactionCheckTest {
     }
 
     @Test
+    void aHalfLeftUnendedHereIsLookedUpOnceAnotherProcessMayHaveCommittedIt() {
+        boolean[] sameIncarnation = {true};
+        SinkTransactions moved = new SinkTransactions() {
+            @Override
+            public Outcome outcome(String transactionId) {
+                return Outcome.COMMIT;
+            }
+
+            @Override
+            public boolean writtenByLiveWriter(String transactionId) {
+                return sameIncarnation[0];
+            }
+        };
+        UnendedHalves left = new UnendedHalves();
+        RocketMqTransactionCheck writer = new RocketMqTransactionCheck(moved,
+                half -> storedKeys.contains(half.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX)),
+                left, "job", "sink", () -> now);
+        // its task moved to another process, which committed the half from its second check
+        left.add("m10");
+        sameIncarnation[0] = false;
+        storedKeys.add("m10");
+        assertEquals(LocalTransactionState.ROLLBACK_MESSAGE, writer.checkLocalTransaction(half("t-commit", "m10", 6)));
+        // from the tenth check on, a process not running the task may have committed it
+        left.add("m11");
+        sameIncarnation[0] = true;
+        storedKeys.add("m11");
+        assertEquals(LocalTransactionState.ROLLBACK_MESSAGE, writer.checkLocalTransaction(
+                half("t-commit", "m11", RocketMqTransactionCheck.OTHER_PROCESS_FIRST_CHECK)));
+        // otherwise at its first check without the lookup
+        left.add("m12");
+        assertEquals(LocalTransactionState.COMMIT_MESSAGE, writer.checkLocalTransaction(half("t-commit", "m12", 1)));
+    }
+
+    @Test
     void aCopyOfAHalfWhoseMessageIsStoredIsRolledBack() {
         storedKeys.add("m2");
         assertEquals(LocalTransactionState.ROLLBACK_MESSAGE, check.checkLocalTransaction(half("t-commit", "m2", 3)));
