@@ -69,7 +69,7 @@ public final class GroupAggregateOperator implements Operator {
     @Override
     public void open(OperatorContext context) throws Exception {
         this.context = context;
-        accumulators = new Accumulators(calls);
+        accumulators = new Accumulators(calls, readsUpdates);
         accumulators.open(context);
         accumulators.keepViewsInState(context.stateBackend(), id);
         if (readsUpdates && !accumulators.canRetract()) {
