@@ -1,10 +1,15 @@
 package dev.rsql.runtime.aggregate;
 
 import dev.rsql.runtime.graph.FunctionContext;
+import dev.rsql.runtime.state.CloseableIterator;
+import dev.rsql.runtime.state.FieldSerializer;
 import dev.rsql.runtime.state.KeyedStateBackend;
+import dev.rsql.runtime.state.StateEntry;
+import dev.rsql.runtime.state.TypeSerializer;
 import dev.rsql.runtime.types.DataType;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,9 +36,9 @@ public final class Accumulators {
     private final int[] filters;
     /** Per aggregate, whether it is DISTINCT (then its values come through {@link #distinct}). */
     private final boolean[] distinctCall;
-    /** The shared maps of the DISTINCT aggregates, one per argument list, and the first aggregate of each. */
+    /** The shared maps of the DISTINCT aggregates, one per argument list, and the aggregates of each. */
     private final DistinctAggregates[] distinct;
-    private final int[] distinctFirst;
+    private final int[][] distinctMembers;
     private final List<DataType> types;
     /** Absolute accumulator fields kept as state views, and their views; empty unless {@link #keepViewsInState}. */
     private int[] viewFields = new int[0];
@@ -64,10 +69,11 @@ public final class Accumulators {
                 byArguments.computeIfAbsent(call.distinct().fields(), k -> new ArrayList<>()).add(i);
             }
         }
-        Map<Integer, DataType> mapTypes = new LinkedHashMap<>();  // by the first aggregate of the arguments
+        Map<List<Integer>, DataType> mapTypes = new HashMap<>();
         for (List<Integer> members : byArguments.values()) {
+            DistinctArguments arguments = calls.get(members.get(0)).distinct();
             int[] memberFilters = members.stream().mapToInt(m -> filters[m]).toArray();
-            mapTypes.put(members.get(0), DistinctAggregates.mapType(calls.get(members.get(0)).distinct(),
+            mapTypes.put(arguments.fields(), DistinctAggregates.mapType(arguments,
                     DistinctAggregates.filterCount(memberFilters)));
         }
         List<DataType> all = new ArrayList<>();
@@ -75,14 +81,14 @@ public final class Accumulators {
         for (int i = 0; i < n; i++) {
             if (distinctCall[i]) {
                 mapFields[i] = all.size();
-                all.add(mapTypes.getOrDefault(i, DistinctAggregates.mapType(calls.get(i).distinct(), 1)));
+                all.add(mapTypes.get(calls.get(i).distinct().fields()));
             }
             offsets[i] = all.size();
             all.addAll(functions[i].accumulatorTypes());
         }
         types = List.copyOf(all);
         distinct = new DistinctAggregates[byArguments.size()];
-        distinctFirst = new int[byArguments.size()];
+        distinctMembers = new int[byArguments.size()][];
         int g = 0;
         for (List<Integer> members : byArguments.values()) {
             int first = members.get(0);
@@ -90,7 +96,7 @@ public final class Accumulators {
                     members.stream().map(m -> functions[m]).toArray(AggregateFunction[]::new),
                     members.stream().mapToInt(m -> offsets[m]).toArray(),
                     members.stream().mapToInt(m -> filters[m]).toArray(), retracts);
-            distinctFirst[g++] = first;
+            distinctMembers[g++] = members.stream().mapToInt(Integer::intValue).toArray();
         }
     }
 
@@ -104,7 +110,8 @@ public final class Accumulators {
      * Keeps every view field ({@link AggregateFunction#viewFields}) as keyed state of the operator {@code operatorId},
      * one entry per element, in states named {@code view-<aggregate>-<field>} (stable for a given plan). A shared
      * DISTINCT map is named after its first aggregate: {@code view-<aggregate>-0} when it counts one filter (as a lone
-     * DISTINCT aggregate's map was), {@code distinct-<aggregate>} when it counts several.
+     * DISTINCT aggregate's map was), {@code distinct-<aggregate>} when it counts several; the latter refuses state
+     * restored from before maps were shared (each aggregate's own map, which it would silently ignore).
      */
     public void keepViewsInState(KeyedStateBackend backend, String operatorId) {
         List<Integer> fields = new ArrayList<>();
@@ -122,12 +129,31 @@ public final class Accumulators {
         for (int g = 0; g < distinct.length; g++) {
             DistinctAggregates d = distinct[g];
             ViewField v = ViewField.ofMap(d.mapField(), d.mapType());
-            String name = d.countsPerFilter() ? "distinct-" + distinctFirst[g] : "view-" + distinctFirst[g] + "-0";
+            int first = distinctMembers[g][0];
+            String name = d.countsPerFilter() ? "distinct-" + first : "view-" + first + "-0";
+            if (d.countsPerFilter()) {
+                refuseUnsharedMaps(backend, operatorId, distinctMembers[g]);
+            }
             made.add(new StateMapView<>(backend.valueState(operatorId, name, v.values()), v.keys()));
             fields.add(d.mapField());
         }
         viewFields = fields.stream().mapToInt(Integer::intValue).toArray();
         views = made.toArray(new StateMapView[0]);
+    }
+
+    /** Fails if these DISTINCT aggregates kept a map each in state (the layout of older versions). */
+    private static void refuseUnsharedMaps(KeyedStateBackend backend, String operatorId, int[] members) {
+        TypeSerializer<Object> count = FieldSerializer.of(DataType.of(DataType.Kind.BIGINT).notNull());
+        for (int m : members) {
+            try (CloseableIterator<StateEntry<Object>> old =
+                         backend.valueState(operatorId, "view-" + m + "-0", count).all()) {
+                if (old.hasNext()) {
+                    throw new IllegalStateException("the state of aggregation " + operatorId + " keeps a map of "
+                            + "DISTINCT values per aggregate (written by an older version), this version one per "
+                            + "argument list: run the job from a fresh state");
+                }
+            }
+        }
     }
 
     /** Binds the state views to the group (serialized key, namespace) the next calls are about. */

@@ -18,7 +18,7 @@ import java.util.stream.IntStream;
  * 1, so a value seen again changes nothing and costs no write. A row with a NULL argument, or passing no filter, is
  * not looked up at all.
  *
- * <p>The map is the accumulator field {@link #mapField}, a view field that a group aggregation keeps as one state
+ * <p>The map is an accumulator field ({@link #mapField()}), a view field that a group aggregation keeps as one state
  * entry per value. Its values are a BIGINT when the aggregates have one filter (the layout of a lone DISTINCT
  * aggregate before sharing), an ARRAY of BIGINT, one count per filter, otherwise. The aggregates' own accumulators
  * are elsewhere in the row; {@link Accumulators} creates them and reads their results.

@@ -9,6 +9,7 @@ import dev.rsql.runtime.aggregate.SumFunction;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.data.RowKind;
 import dev.rsql.runtime.operator.Output;
+import dev.rsql.runtime.state.FieldSerializer;
 import dev.rsql.runtime.state.rocksdb.RocksDbStateBackend;
 import dev.rsql.runtime.testing.TestOperatorContext;
 import dev.rsql.runtime.types.DataType;
@@ -28,6 +29,8 @@ import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * DISTINCT aggregates with FILTERs sharing their maps, against a straightforward computation over the rows a group
@@ -198,6 +201,20 @@ class FilteredDistinctAggregatesTest {
                             + round);
                 }
             }
+        }
+    }
+
+    @Test
+    void stateWithAMapPerFilteredDistinctAggregateIsRefused() throws Exception {
+        try (RocksDbStateBackend state = RocksDbStateBackend.open(dir, null, 128)) {
+            // What an older version kept for COUNT(DISTINCT v) FILTER p, the second aggregate: a map of its own.
+            state.valueState("agg", "view-2-0", FieldSerializer.of(BIGINT.notNull()))
+                    .put(new byte[] {1}, new byte[] {2}, 1L);
+            GroupAggregateOperator op = new GroupAggregateOperator("agg", INPUT, new int[] {0},
+                    CASES.stream().map(Case::call).toList(), true, 0, true, null);
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> op.open(new TestOperatorContext(state)));
+            assertTrue(e.getMessage().contains("fresh state"), e.getMessage());
         }
     }
 }
