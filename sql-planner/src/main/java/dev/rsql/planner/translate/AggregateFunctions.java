@@ -56,7 +56,7 @@ final class AggregateFunctions {
         // The runtime lets the aggregate see each distinct value once (APPROX_COUNT_DISTINCT sees every row).
         DistinctArguments distinct = call.isDistinct() && !name.equals("APPROX_COUNT_DISTINCT")
                 ? new DistinctArguments(args, argTypes) : null;
-        return new dev.rsql.runtime.aggregate.AggregateCall(label, base::get, call.filterArg, distinct);
+        return new dev.rsql.runtime.aggregate.AggregateCall(label, base, call.filterArg, distinct);
     }
 
     /** A user's aggregate function (CREATE FUNCTION of an AggregateFunction class). */
