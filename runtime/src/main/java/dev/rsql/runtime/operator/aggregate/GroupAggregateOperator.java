@@ -12,6 +12,7 @@ import dev.rsql.runtime.state.Namespaces;
 import dev.rsql.runtime.state.RowSerializer;
 import dev.rsql.runtime.state.TimerService;
 import dev.rsql.runtime.types.DataType;
+import dev.rsql.runtime.types.RowType;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -56,23 +57,30 @@ public final class GroupAggregateOperator implements Operator {
 
     /** The group state of {@code node}, reading updates when its input produces them. */
     public GroupAggregateOperator(GroupStateNode node, Output output) {
-        this.id = node.id();
-        this.calls = node.aggregates();
-        this.readsUpdates = node.input().producesUpdates();
-        this.updateBefore = node.emitsUpdateBefore();
+        this(node.id(), node.input().outputType(), node.groupFields(), node.aggregates(),
+                node.input().producesUpdates(), node.stateTtlMillis(), node.emitsUpdateBefore(), output);
+    }
+
+    /** The group state of aggregation {@code id}, whose input rows have the group fields at {@code groupFields}. */
+    GroupAggregateOperator(String id, RowType inputType, int[] groupFields, List<AggregateCall> calls,
+                           boolean readsUpdates, long ttl, boolean updateBefore, Output output) {
+        this.id = id;
+        this.calls = calls;
+        this.readsUpdates = readsUpdates;
+        this.updateBefore = updateBefore;
         this.output = output;
-        this.groupFields = node.groupFields();
-        this.keySerializer = RowSerializer.forKeys(node.input().outputType(), groupFields);
-        this.ttl = node.stateTtlMillis();
+        this.groupFields = groupFields;
+        this.keySerializer = RowSerializer.forKeys(inputType, groupFields);
+        this.ttl = ttl;
     }
 
     @Override
     public void open(OperatorContext context) throws Exception {
         this.context = context;
-        accumulators = new Accumulators(calls);
+        accumulators = new Accumulators(calls, readsUpdates);
         accumulators.open(context);
         int capacity = Math.max(0, context.parameters().getInt(DEFAULT_CACHE_CAPACITY, "group.state-cache.keys"));
-        accumulators.keepViewsInState((name, values) -> {
+        accumulators.keepViewsInState(id, (name, values) -> {
             KeyedStateCache<Object> cache = new KeyedStateCache<>(
                     context.stateBackend().valueState(id, name, values), capacity);
             viewCaches.add(cache);
