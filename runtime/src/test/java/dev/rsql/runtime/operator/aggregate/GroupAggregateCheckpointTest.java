@@ -2,7 +2,7 @@ package dev.rsql.runtime.operator.aggregate;
 
 import dev.rsql.runtime.aggregate.AggregateCall;
 import dev.rsql.runtime.aggregate.CountFunction;
-import dev.rsql.runtime.aggregate.DistinctFunction;
+import dev.rsql.runtime.aggregate.DistinctArguments;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.exec.JobInstance;
 import dev.rsql.runtime.graph.JobGraph;
@@ -48,8 +48,8 @@ class GroupAggregateCheckpointTest {
     JobGraph graph() {
         return MiniBatchCheckpointTest.graph(sourceId, sinkId, List.of(
                 new AggregateCall("COUNT(*)", () -> new CountFunction(-1)),
-                new AggregateCall("COUNT(DISTINCT v)", () -> new DistinctFunction(new CountFunction(1),
-                        new int[] {1}, List.of(BIGINT)))), COUNTS, null);
+                new AggregateCall("COUNT(DISTINCT v)", () -> new CountFunction(1), -1,
+                        new DistinctArguments(List.of(1), List.of(BIGINT)))), COUNTS, null);
     }
 
     /** With a cache of 3 entries per state. */
