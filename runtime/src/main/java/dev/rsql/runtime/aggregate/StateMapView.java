@@ -13,6 +13,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
 
 /**
  * A map field of an accumulator kept as one keyed-state entry per map entry, under the group (key and namespace) it is
@@ -66,6 +67,20 @@ public final class StateMapView<K, V> extends AbstractMap<K, V> {
     public V put(K k, V v) {
         state.put(key, entryNamespace(k), v);
         return null;
+    }
+
+    /** As {@link Map#merge}, serializing the map key once. */
+    @Override
+    public V merge(K k, V v, BiFunction<? super V, ? super V, ? extends V> remapping) {
+        byte[] ns = entryNamespace(k);
+        V old = state.get(key, ns);
+        V next = old == null ? v : remapping.apply(old, v);
+        if (next == null) {
+            state.remove(key, ns);
+        } else {
+            state.put(key, ns, next);
+        }
+        return next;
     }
 
     @Override

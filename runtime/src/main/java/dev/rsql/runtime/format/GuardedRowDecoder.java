@@ -42,11 +42,20 @@ public final class GuardedRowDecoder implements RowDecoder {
 
     @Override
     public void decode(byte[] payload, Consumer<Object[]> out) throws DecodeException {
-        if (payload.length > maxRecordBytes) {
-            throw tooLarge(payload.length, maxRecordBytes);
+        decode(payload, 0, payload.length, out);
+    }
+
+    @Override
+    public void decode(byte[] buffer, int offset, int length, Consumer<Object[]> out) throws DecodeException {
+        if (length > maxRecordBytes) {
+            throw tooLarge(length, maxRecordBytes);
         }
         try {
-            format.decode(payload, out);
+            if (offset == 0 && length == buffer.length) {
+                format.decode(buffer, out); // a whole array: no copy, whatever the format
+            } else {
+                format.decode(buffer, offset, length, out);
+            }
         } catch (RuntimeException e) {
             throw new DecodeException(null, "the format failed: " + e, e);
         } catch (StackOverflowError e) {

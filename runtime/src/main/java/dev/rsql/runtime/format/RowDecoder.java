@@ -1,5 +1,6 @@
 package dev.rsql.runtime.format;
 
+import java.util.Arrays;
 import java.util.function.Consumer;
 
 /** Decodes payloads of one table. One instance per task: implementations need not be thread-safe. */
@@ -12,4 +13,13 @@ public interface RowDecoder {
      * @throws DecodeException naming the field when the payload does not fit the schema
      */
     void decode(byte[] payload, Consumer<Object[]> out) throws DecodeException;
+
+    /**
+     * As {@link #decode(byte[], Consumer)} for the payload in {@code buffer[offset, offset + length)}, which the
+     * caller reuses afterwards: the rows keep no reference to it. Formats that read in place override this, so that
+     * a reader need not copy each record out of its buffer; by default the payload is copied.
+     */
+    default void decode(byte[] buffer, int offset, int length, Consumer<Object[]> out) throws DecodeException {
+        decode(Arrays.copyOfRange(buffer, offset, offset + length), out);
+    }
 }

@@ -19,6 +19,7 @@ public final class CountingStateBackend implements KeyedStateBackend {
 
     private final KeyedStateBackend backend;
     private long accesses;
+    private long writes;
     private long bytes;
 
     public CountingStateBackend(KeyedStateBackend backend) {
@@ -30,6 +31,11 @@ public final class CountingStateBackend implements KeyedStateBackend {
         return accesses;
     }
 
+    /** Of the {@link #accesses}, the puts and removes. */
+    public long writes() {
+        return writes;
+    }
+
     /** Bytes of the values and namespaces read or written since the last {@link #reset}. */
     public long bytes() {
         return bytes;
@@ -37,6 +43,7 @@ public final class CountingStateBackend implements KeyedStateBackend {
 
     public void reset() {
         accesses = 0;
+        writes = 0;
         bytes = 0;
     }
 
@@ -64,12 +71,14 @@ public final class CountingStateBackend implements KeyedStateBackend {
             @Override
             public void put(byte[] key, byte[] namespace, V value) {
                 count(namespace, value);
+                writes++;
                 state.put(key, namespace, value);
             }
 
             @Override
             public void remove(byte[] key, byte[] namespace) {
                 count(namespace, null);
+                writes++;
                 state.remove(key, namespace);
             }
 

@@ -15,14 +15,21 @@ import dev.rsql.runtime.table.TableDescriptor;
 public final class TestOperatorContext implements OperatorContext {
 
     private final KeyedStateBackend backend;
+    private final Options parameters;
 
     public TestOperatorContext(KeyedStateBackend backend) {
+        this(backend, Options.empty());
+    }
+
+    /** With the job settings {@code parameters}. */
+    public TestOperatorContext(KeyedStateBackend backend, Options parameters) {
         this.backend = backend;
+        this.parameters = parameters;
     }
 
     @Override
     public Options parameters() {
-        return Options.empty();
+        return parameters;
     }
 
     @Override

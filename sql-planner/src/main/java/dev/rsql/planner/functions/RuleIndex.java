@@ -51,7 +51,7 @@ public final class RuleIndex {
     private final int maxLiterals;
 
     /** The (rule, group) entries, {@code rule << 6 | group}, with key {@code key} (or NULL) on one column. */
-    private record ValueColumn(int field, Kind kind, Map<Object, int[]> rules, LongRules longRules, int[] nullRules) {
+    private record ValueColumn(int field, TextRules textRules, LongRules longRules, int[] nullRules) {
     }
 
     /** The (rule, group) entries with a literal of a column's pattern set as key, by the literal's id in the set. */
@@ -88,8 +88,8 @@ public final class RuleIndex {
                     hit(column.nullRules);
                 } else if (column.longRules != null) {
                     hit(column.longRules.get(((Number) v).longValue()));
-                } else if (column.rules != null) {
-                    hit(column.rules.get(column.kind.key(v)));
+                } else if (column.textRules != null) {
+                    hit(column.textRules.get((String) v));
                 }
             }
             for (LiteralColumn column : literals) {
@@ -134,6 +134,35 @@ public final class RuleIndex {
             end--;
         }
         return end == s.length() ? s : s.substring(0, end);
+    }
+
+    /**
+     * A map from text keys to rule lists that looks up only values as long as some key: most values of a column
+     * compared with a few constants are not, and so cost no hash of a new string.
+     */
+    private static final class TextRules {
+        private final Map<String, int[]> byKey;
+        private final boolean[] lengths;
+
+        TextRules(Map<Object, int[]> byKey) {
+            this.byKey = new HashMap<>();
+            byKey.forEach((k, r) -> this.byKey.put((String) k, r));
+            int longest = this.byKey.keySet().stream().mapToInt(String::length).max().orElse(-1);
+            lengths = new boolean[longest + 1];
+            this.byKey.keySet().forEach(k -> lengths[k.length()] = true);
+        }
+
+        /** The rules of a value (not null), compared without trailing spaces. */
+        int[] get(String value) {
+            int n = value.length();
+            while (n > 0 && value.charAt(n - 1) == ' ') {
+                n--;
+            }
+            if (n >= lengths.length || !lengths[n]) {
+                return null;
+            }
+            return byKey.get(n == value.length() ? value : value.substring(0, n));
+        }
     }
 
     /** An open-addressing map from long keys to rule lists: no boxing of a row's value to look it up. */
@@ -298,7 +327,7 @@ public final class RuleIndex {
                 Map<Object, int[]> rules = new HashMap<>();
                 valueKeys.getOrDefault(field, Map.of()).forEach((k, r) -> rules.put(k, ints(r)));
                 TreeSet<Integer> nulls = nullKeys.get(field);
-                valueColumns.add(new ValueColumn(field, kind, kind == Kind.TEXT ? rules : null,
+                valueColumns.add(new ValueColumn(field, kind == Kind.TEXT ? new TextRules(rules) : null,
                         kind == Kind.INTEGER ? new LongRules(rules) : null, nulls == null ? null : ints(nulls)));
             });
             long[] alwaysBits = new long[(ruleCount + 63) >>> 6];

@@ -1,6 +1,7 @@
 package dev.rsql.planner.physical;
 
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.type.RelDataType;
 
 import java.util.List;
@@ -38,5 +39,15 @@ final class PhysicalPlanPrinter {
     /** {@code [a, b]}: the names of fields of a row type. */
     static String fieldNames(RelDataType type, List<Integer> fields) {
         return fields.stream().map(f -> type.getFieldNames().get(f)).collect(Collectors.joining(", ", "[", "]"));
+    }
+
+    /** {@code kind(groupBy=[a, b], select=[...])}: a group aggregation of the fields {@code groupBy} of {@code type}. */
+    static String groupAggregate(String kind, RelDataType type, List<Integer> groupBy, List<AggregateCall> calls) {
+        return kind + "(groupBy=" + fieldNames(type, groupBy) + ", " + select(calls) + ")";
+    }
+
+    /** {@code select=[COUNT(), SUM($1)]}: aggregate calls. */
+    static String select(List<AggregateCall> calls) {
+        return calls.stream().map(AggregateCall::toString).collect(Collectors.joining(", ", "select=[", "]"));
     }
 }

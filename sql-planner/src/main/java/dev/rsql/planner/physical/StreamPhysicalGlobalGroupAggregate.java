@@ -10,7 +10,6 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.util.ImmutableBitSet;
 
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * The global phase of a two-phase GROUP BY, over the exchange (by the group fields, the input's first fields) of a
@@ -76,8 +75,7 @@ public final class StreamPhysicalGlobalGroupAggregate extends SingleRel implemen
 
     @Override
     public String describe() {
-        return "GlobalGroupAggregate(groupBy=" + PhysicalPlanPrinter.fieldNames(getRowType(),
-                ImmutableBitSet.range(groupCount).asList()) + ", select=[" + aggCalls.stream()
-                .map(AggregateCall::toString).collect(Collectors.joining(", ")) + "])";
+        return PhysicalPlanPrinter.groupAggregate("GlobalGroupAggregate", getRowType(),
+                ImmutableBitSet.range(groupCount).asList(), aggCalls);
     }
 }

@@ -9,7 +9,6 @@ import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.util.ImmutableBitSet;
 
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * GROUP BY without a window, over an exchange by the group fields: one row per group, updated as rows arrive. It
@@ -56,8 +55,7 @@ public final class StreamPhysicalGroupAggregate extends Aggregate implements Str
 
     @Override
     public String describe() {
-        return "GroupAggregate(groupBy=" + PhysicalPlanPrinter.fieldNames(getInput().getRowType(),
-                getGroupSet().asList()) + ", select=[" + getAggCallList().stream().map(AggregateCall::toString)
-                .collect(Collectors.joining(", ")) + "])";
+        return PhysicalPlanPrinter.groupAggregate("GroupAggregate", getInput().getRowType(), getGroupSet().asList(),
+                getAggCallList());
     }
 }

@@ -1,6 +1,5 @@
 package dev.rsql.planner.physical;
 
-import dev.rsql.runtime.graph.EmitSpec;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
@@ -9,14 +8,13 @@ import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.util.ImmutableBitSet;
 
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * The local phase of a two-phase GROUP BY, before the exchange: folds each mini-batch of an insert-only input into
  * partial accumulators per group, without state. Its rows are partial (the row type shown is the aggregate's, the
  * rows carry accumulators); they have no upsert key, and only a {@link StreamPhysicalGlobalGroupAggregate} reads them.
  */
-public final class StreamPhysicalLocalGroupAggregate extends Aggregate implements StreamPhysicalRel {
+public final class StreamPhysicalLocalGroupAggregate extends Aggregate implements InsertOnlyRel {
 
     public StreamPhysicalLocalGroupAggregate(RelOptCluster cluster, RelTraitSet traits, RelNode input,
                                              ImmutableBitSet groupSet, List<AggregateCall> aggCalls) {
@@ -35,19 +33,8 @@ public final class StreamPhysicalLocalGroupAggregate extends Aggregate implement
     }
 
     @Override
-    public ModifyKindSet modifyKinds(List<ModifyKindSet> inputs, EmitSpec emit) {
-        return ModifyKindSet.INSERT_ONLY;
-    }
-
-    @Override
-    public ModifyKindSet acceptedInputKinds() {
-        return ModifyKindSet.INSERT_ONLY;
-    }
-
-    @Override
     public String describe() {
-        return "LocalGroupAggregate(groupBy=" + PhysicalPlanPrinter.fieldNames(getInput().getRowType(),
-                getGroupSet().asList()) + ", select=[" + getAggCallList().stream().map(AggregateCall::toString)
-                .collect(Collectors.joining(", ")) + "])";
+        return PhysicalPlanPrinter.groupAggregate("LocalGroupAggregate", getInput().getRowType(),
+                getGroupSet().asList(), getAggCallList());
     }
 }

@@ -1,6 +1,5 @@
 package dev.rsql.planner.physical;
 
-import dev.rsql.runtime.graph.EmitSpec;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
@@ -11,7 +10,6 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.util.ImmutableIntList;
 
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * Aggregates of one OVER window ({@code PARTITION BY k ORDER BY time ROWS|RANGE BETWEEN ... PRECEDING AND CURRENT
@@ -19,7 +17,7 @@ import java.util.stream.Collectors;
  * window. Event-time rows come out once the watermark passes them, in time order. Insert-only in and out, as in
  * Flink's time-ordered over aggregations.
  */
-public final class StreamPhysicalOverAggregate extends SingleRel implements StreamPhysicalRel {
+public final class StreamPhysicalOverAggregate extends SingleRel implements InsertOnlyRel {
 
     /** {@link #preceding} of an UNBOUNDED PRECEDING window. */
     public static final long UNBOUNDED = -1;
@@ -84,16 +82,6 @@ public final class StreamPhysicalOverAggregate extends SingleRel implements Stre
     }
 
     @Override
-    public ModifyKindSet modifyKinds(List<ModifyKindSet> inputs, EmitSpec emit) {
-        return ModifyKindSet.INSERT_ONLY;
-    }
-
-    @Override
-    public ModifyKindSet acceptedInputKinds() {
-        return ModifyKindSet.INSERT_ONLY;
-    }
-
-    @Override
     public RelWriter explainTerms(RelWriter pw) {
         return super.explainTerms(pw).item("partitionBy", partitionKeys).item("orderBy", orderField)
                 .item("frame", frame()).item("aggs", aggCalls);
@@ -108,7 +96,7 @@ public final class StreamPhysicalOverAggregate extends SingleRel implements Stre
     public String describe() {
         RelDataType in = getInput().getRowType();
         return "OverAggregate(partitionBy=" + PhysicalPlanPrinter.fieldNames(in, partitionKeys) + ", orderBy=["
-                + in.getFieldNames().get(orderField) + "], " + frame() + ", select=[" + aggCalls.stream()
-                .map(AggregateCall::toString).collect(Collectors.joining(", ")) + "])";
+                + in.getFieldNames().get(orderField) + "], " + frame() + ", " + PhysicalPlanPrinter.select(aggCalls)
+                + ")";
     }
 }

@@ -1,6 +1,5 @@
 package dev.rsql.planner.physical;
 
-import dev.rsql.runtime.graph.EmitSpec;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
@@ -17,7 +16,7 @@ import java.util.Set;
  * inputs to them too) and emit inserts only, each joined row once it is final; the equal keys of the condition
  * partition both sides.
  */
-public abstract class TimeBoundedJoin extends Join implements StreamPhysicalRel {
+public abstract class TimeBoundedJoin extends Join implements InsertOnlyRel {
 
     protected TimeBoundedJoin(RelOptCluster cluster, RelTraitSet traits, RelNode left, RelNode right,
                               RexNode condition, JoinRelType joinType) {
@@ -31,16 +30,6 @@ public abstract class TimeBoundedJoin extends Join implements StreamPhysicalRel 
 
     /** The condition left once the equal keys (and, for some joins, the time bounds) are taken out. */
     public abstract RexNode residual();
-
-    @Override
-    public ModifyKindSet modifyKinds(List<ModifyKindSet> inputs, EmitSpec emit) {
-        return ModifyKindSet.INSERT_ONLY;
-    }
-
-    @Override
-    public ModifyKindSet acceptedInputKinds() {
-        return ModifyKindSet.INSERT_ONLY;
-    }
 
     @Override
     public UpdateKind inputUpdateKind(UpdateKind required) {

@@ -7,7 +7,7 @@ import dev.rsql.planner.functions.udf.UserAggregateOperator;
 import dev.rsql.runtime.aggregate.AggregateFunction;
 import dev.rsql.runtime.aggregate.ApproxCountDistinctFunction;
 import dev.rsql.runtime.aggregate.CountFunction;
-import dev.rsql.runtime.aggregate.DistinctFunction;
+import dev.rsql.runtime.aggregate.DistinctArguments;
 import dev.rsql.runtime.aggregate.MinMaxFunction;
 import dev.rsql.runtime.aggregate.SumFunction;
 import dev.rsql.runtime.aggregate.ValueListFunction;
@@ -52,13 +52,11 @@ final class AggregateFunctions {
             base = builtin(name, args, argTypes, TypeConverter.toDataType(call.getType()), constant, retracting,
                     position);
         }
-        Supplier<? extends AggregateFunction> factory = base;
         String label = name + (call.isDistinct() ? "(DISTINCT " : "(") + argNames(args, inputType) + ")";
-        if (call.isDistinct() && !name.equals("APPROX_COUNT_DISTINCT")) {
-            int[] distinctArgs = args.stream().mapToInt(Integer::intValue).toArray();
-            factory = () -> new DistinctFunction(base.get(), distinctArgs, argTypes);
-        }
-        return new dev.rsql.runtime.aggregate.AggregateCall(label, factory::get, call.filterArg);
+        // The runtime lets the aggregate see each distinct value once (APPROX_COUNT_DISTINCT sees every row).
+        DistinctArguments distinct = call.isDistinct() && !name.equals("APPROX_COUNT_DISTINCT")
+                ? new DistinctArguments(args, argTypes) : null;
+        return new dev.rsql.runtime.aggregate.AggregateCall(label, base, call.filterArg, distinct);
     }
 
     /** A user's aggregate function (CREATE FUNCTION of an AggregateFunction class). */

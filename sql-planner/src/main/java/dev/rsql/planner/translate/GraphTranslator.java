@@ -38,6 +38,7 @@ import dev.rsql.planner.physical.StreamPhysicalWindowRank;
 import dev.rsql.planner.physical.StreamPhysicalWindowJoin;
 import dev.rsql.planner.physical.StreamPhysicalWindowTableFunction;
 import dev.rsql.planner.physical.rules.TwoStageOptimizedAggregateRule;
+import dev.rsql.runtime.aggregate.Accumulators;
 import dev.rsql.runtime.aggregate.AggregateCall;
 import dev.rsql.runtime.graph.CalcFunction;
 import dev.rsql.runtime.graph.ErrorPolicy;
@@ -574,7 +575,7 @@ public final class GraphTranslator {
             // Slices when the plan allows them (see the rule), each window's result is emitted once and every
             // aggregate can merge; otherwise each row goes to each of its windows.
             StreamPhysicalWindowTableFunction tvf = w.sliced() && !settings.emit().producesUpdates()
-                    && calls.stream().allMatch(c -> c.factory().get().canMerge())
+                    && new Accumulators(calls).canMerge()
                     ? (StreamPhysicalWindowTableFunction) Lineage.windowScan(agg.getInput(), w.end()) : null;
             GraphBuilder.Stream input;
             slicedWindow = tvf;

@@ -8,6 +8,9 @@ import dev.rsql.runtime.format.RowDecoder;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,6 +27,10 @@ import java.util.function.Consumer;
 final class FileShardReader implements ShardReader {
 
     private static final int BUFFER = 256 * 1024;
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
+    private static final long LOW_BITS = 0x0101010101010101L;
+    private static final long HIGH_BITS = 0x8080808080808080L;
 
     private final String shardId;
     private final Path file;
@@ -42,6 +49,10 @@ final class FileShardReader implements ShardReader {
     private int limit;
     private boolean eof;
     private byte[] carry = new byte[256];
+    /** The line {@link #nextLine()} found last: {@code line[lineStart, lineEnd)}, in {@link #buf} or {@link #carry}. */
+    private byte[] line;
+    private int lineStart;
+    private int lineEnd;
     private long nextLine;
     /** Bytes of the line {@link #nextLine()} returned last, terminator included, even beyond what it kept. */
     private long lineLength;
@@ -80,32 +91,32 @@ final class FileShardReader implements ShardReader {
         }
         if (in == null) {
             open();
-            while (nextLine < startLine && nextLine() != null) {
+            while (nextLine < startLine && nextLine()) {
                 nextLine++;
             }
         }
         int n = 0;
         while (n < maxRecords) {
-            byte[] line = nextLine();
-            if (line == null) {
+            if (!nextLine()) {
                 ended = true;
                 closeStream();
                 break;
             }
             long position = nextLine++;
             n++;
-            if (line.length > maxRecordBytes || lineLength > maxRecordBytes + 1L) {
-                output.decodeError(position, line, GuardedRowDecoder.tooLarge(lineLength, maxRecordBytes));
+            int length = lineEnd - lineStart;
+            if (length > maxRecordBytes || lineLength > maxRecordBytes + 1L) {
+                output.decodeError(position, line(), GuardedRowDecoder.tooLarge(lineLength, maxRecordBytes));
                 continue;
             }
-            if (isBlank(line)) {
+            if (isBlank(line, lineStart, lineEnd)) {
                 continue;
             }
             decoded.clear();
             try {
-                decoder.decode(line, collector);
+                decoder.decode(line, lineStart, length, collector);
             } catch (DecodeException e) {
-                output.decodeError(position, line, e);
+                output.decodeError(position, line(), e);
                 continue;
             }
             for (int i = 0; i < decoded.size(); i++) {
@@ -155,16 +166,22 @@ final class FileShardReader implements ShardReader {
     }
 
     /**
-     * The next line without its terminator, or null at the end of the file. Of a line over the size limit only the
-     * first {@code maxRecordBytes + 1} bytes are kept; {@link #lineLength} tells how long it was.
+     * Finds the next line, without its terminator, at {@link #line} [{@link #lineStart}, {@link #lineEnd}) (in the
+     * read buffer where it lies whole, else copied to {@link #carry}), or returns false at the end of the file. Of a
+     * line over the size limit only the first {@code maxRecordBytes + 1} bytes are kept; {@link #lineLength} tells
+     * how long it was.
      */
-    private byte[] nextLine() throws IOException {
+    private boolean nextLine() throws IOException {
         int carryLen = 0;
         lineLength = 0;
         while (true) {
             if (pos >= limit) {
                 if (eof) {
-                    return lineLength == 0 ? null : trimmed(carry, 0, carryLen);
+                    if (lineLength == 0) {
+                        return false;
+                    }
+                    setLine(carry, 0, carryLen);
+                    return true;
                 }
                 fill();
                 continue;
@@ -173,15 +190,14 @@ final class FileShardReader implements ShardReader {
             int end = i >= 0 ? i : limit;
             lineLength += end - pos;
             if (i >= 0) {
-                byte[] line;
                 if (carryLen == 0 && lineLength <= maxRecordBytes + 1L) {
-                    line = trimmed(buf, pos, i);
+                    setLine(buf, pos, i);
                 } else {
                     carryLen = appendCarry(carryLen, pos, i);
-                    line = trimmed(carry, 0, carryLen);
+                    setLine(carry, 0, carryLen);
                 }
                 pos = i + 1;
-                return line;
+                return true;
             }
             carryLen = appendCarry(carryLen, pos, limit);
             pos = limit;
@@ -198,8 +214,18 @@ final class FileShardReader implements ShardReader {
         return carryLen + add;
     }
 
+    /** The first '\n' in [from, to), or -1; eight bytes at a time (a zero byte of {@code word ^ NEWLINES}). */
     private static int indexOfNewline(byte[] b, int from, int to) {
-        for (int i = from; i < to; i++) {
+        int i = from;
+        for (; i + 8 <= to; i += 8) {
+            long x = (long) LONGS.get(b, i) ^ NEWLINES;
+            long zero = (x - LOW_BITS) & ~x & HIGH_BITS;
+            if (zero != 0) {
+                // the lowest flagged byte is exact (borrows only run upwards from a zero byte)
+                return i + (Long.numberOfTrailingZeros(zero) >>> 3);
+            }
+        }
+        for (; i < to; i++) {
             if (b[i] == '\n') {
                 return i;
             }
@@ -207,16 +233,24 @@ final class FileShardReader implements ShardReader {
         return -1;
     }
 
-    /** Copies [from, to) without a trailing \r. */
-    private static byte[] trimmed(byte[] b, int from, int to) {
+    /** The line is [from, to) of {@code b} without a trailing \r. */
+    private void setLine(byte[] b, int from, int to) {
         if (to > from && b[to - 1] == '\r') {
             to--;
         }
-        return Arrays.copyOfRange(b, from, to);
+        line = b;
+        lineStart = from;
+        lineEnd = to;
     }
 
-    private static boolean isBlank(byte[] line) {
-        for (byte c : line) {
+    /** A copy of the line (for a bad record: the buffer is read on). */
+    private byte[] line() {
+        return Arrays.copyOfRange(line, lineStart, lineEnd);
+    }
+
+    private static boolean isBlank(byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            byte c = b[i];
             if (c != ' ' && c != '\t' && c != '\r') {
                 return false;
             }

@@ -10,6 +10,7 @@ import dev.rsql.runtime.types.RowType;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -34,6 +35,8 @@ final class JsonRowDecoder implements RowDecoder {
     private final boolean arrayOfRows;
     private final JsonSyntax syntax;
     private final List<Object[]> arrayRows = new ArrayList<>();
+    /** Marks a reading in place that went past the record's end. */
+    private static final Object[] PAST_END = new Object[0];
 
     JsonRowDecoder(FormatContext ctx) {
         RowType rowType = ctx.rowType();
@@ -58,16 +61,45 @@ final class JsonRowDecoder implements RowDecoder {
         }
         Object[] single;
         try {
-            single = decodeWith(JSONReader.of(payload, 0, payload.length, syntax.context), payload);
+            single = decodeWith(JSONReader.of(payload, 0, payload.length, syntax.context), payload, Integer.MAX_VALUE);
         } catch (JSONException e) {
             // fastjson2's UTF-8 reader rejects member names with characters outside the BMP (emoji); its UTF-16
             // reader does not. Malformed payloads fail again here, so the retry costs only on errors.
             try {
-                single = decodeWith(JSONReader.of(new String(payload, StandardCharsets.UTF_8), syntax.context), payload);
+                single = decodeWith(JSONReader.of(new String(payload, StandardCharsets.UTF_8), syntax.context), payload,
+                        Integer.MAX_VALUE);
             } catch (JSONException again) {
                 throw new DecodeException(null, "malformed JSON (" + shortMessage(again) + "): " + preview(payload), again);
             }
         }
+        emit(single, out);
+    }
+
+    /**
+     * Reads a record in place when it is well-formed and fastjson2 stayed inside it. fastjson2 reads a range of an
+     * array, but does not always stop at the range's end (after a backslash, in a number) and counts error
+     * positions from the array's start: any failure, and a read that went past the end, is left to the reading of
+     * a copy, which gives exactly the rows and errors of the record on its own. Errors cost a second reading.
+     */
+    @Override
+    public void decode(byte[] buffer, int offset, int length, Consumer<Object[]> out) throws DecodeException {
+        int end = offset + length;
+        Object[] single = PAST_END;
+        if (!syntax.strict || Utf8.firstInvalid(buffer, offset, end) < 0) {
+            try {
+                single = decodeWith(JSONReader.of(buffer, offset, length, syntax.context), buffer, end);
+            } catch (DecodeException | RuntimeException e) {
+                arrayRows.clear();
+            }
+        }
+        if (single == PAST_END) {
+            decode(Arrays.copyOfRange(buffer, offset, end), out);
+        } else {
+            emit(single, out);
+        }
+    }
+
+    private void emit(Object[] single, Consumer<Object[]> out) {
         if (single != null) {
             out.accept(single);
         } else {
@@ -78,8 +110,11 @@ final class JsonRowDecoder implements RowDecoder {
         }
     }
 
-    /** The row of an object payload, or null after filling {@link #arrayRows} from an array payload. */
-    private Object[] decodeWith(JSONReader r, byte[] payload) throws DecodeException {
+    /**
+     * The row of an object payload, or null after filling {@link #arrayRows} from an array payload, or
+     * {@link #PAST_END} when the reader consumed bytes at or after {@code end} (an absolute index into the array).
+     */
+    private Object[] decodeWith(JSONReader r, byte[] payload, int end) throws DecodeException {
         syntax.startRecord();
         try {
             if (r.nextIfObjectStart()) {
@@ -88,7 +123,7 @@ final class JsonRowDecoder implements RowDecoder {
                 if (!syntax.atEnd(r)) {
                     throw new DecodeException(null, "unexpected content after the JSON object: " + preview(payload));
                 }
-                return row;
+                return r.getOffset() > end ? PAST_END : row;
             }
             if (arrayOfRows && r.nextIfArrayStart()) {
                 arrayRows.clear();
@@ -104,6 +139,10 @@ final class JsonRowDecoder implements RowDecoder {
                 }
                 if (!syntax.atEnd(r)) {
                     throw new DecodeException(null, "unexpected content after the JSON array: " + preview(payload));
+                }
+                if (r.getOffset() > end) {
+                    arrayRows.clear();
+                    return PAST_END;
                 }
                 return null;
             }

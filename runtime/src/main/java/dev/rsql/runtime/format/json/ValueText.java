@@ -23,6 +23,7 @@ import java.util.Map;
 public final class ValueText {
 
     private static final long MILLIS_PER_DAY = 86_400_000L;
+    private static final long NOT_FIXED = Long.MIN_VALUE;
 
     private ValueText() {
     }
@@ -63,6 +64,10 @@ public final class ValueText {
     /** As {@link #parseTimestamp(String)}, an integer of epoch milliseconds going through {@code epochs}. */
     public static long parseTimestamp(String text, EpochWallClock epochs) {
         String s = text.trim();
+        long fixed = fixedLayout(s);
+        if (fixed != NOT_FIXED) {
+            return fixed;
+        }
         if (isInteger(s)) {
             try {
                 return epochs.wallClock(Long.parseLong(s));
@@ -90,6 +95,47 @@ public final class ValueText {
             }
         }
         return millis;
+    }
+
+    /**
+     * The usual layouts, {@code yyyy-MM-dd HH:mm:ss[.SSS]} (or with {@code T}), read at fixed positions; {@link
+     * #NOT_FIXED} for any other text, and for values out of range, which the general reading then rejects.
+     */
+    private static long fixedLayout(String s) {
+        int n = s.length();
+        if (n != 19 && n != 23) {
+            return NOT_FIXED;
+        }
+        char sep = s.charAt(10);
+        if (s.charAt(4) != '-' || s.charAt(7) != '-' || (sep != ' ' && sep != 'T' && sep != 't')
+                || s.charAt(13) != ':' || s.charAt(16) != ':' || (n == 23 && s.charAt(19) != '.')) {
+            return NOT_FIXED;
+        }
+        int year = fixedDigits(s, 0, 4);
+        int month = fixedDigits(s, 5, 2);
+        int day = fixedDigits(s, 8, 2);
+        int hour = fixedDigits(s, 11, 2);
+        int minute = fixedDigits(s, 14, 2);
+        int second = fixedDigits(s, 17, 2);
+        int millis = n == 23 ? fixedDigits(s, 20, 3) : 0;
+        if ((year | month | day | hour | minute | second | millis) < 0 || month < 1 || month > 12 || day < 1
+                || day > lengthOfMonth(year, month) || hour > 23 || minute > 59 || second > 59) {
+            return NOT_FIXED;
+        }
+        return daysFromCivil(year, month, day) * MILLIS_PER_DAY + ((hour * 60 + minute) * 60 + second) * 1000 + millis;
+    }
+
+    /** The number of the {@code count} digits at {@code from}, or -1 when one is not a digit. */
+    private static int fixedDigits(String s, int from, int count) {
+        int v = 0;
+        for (int i = from; i < from + count; i++) {
+            int d = s.charAt(i) - '0';
+            if (d < 0 || d > 9) {
+                return -1;
+            }
+            v = v * 10 + d;
+        }
+        return v;
     }
 
     private static boolean isInteger(String s) {

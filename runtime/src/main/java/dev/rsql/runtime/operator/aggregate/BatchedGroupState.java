@@ -55,6 +55,13 @@ abstract class BatchedGroupState<E> extends MiniBatchOperator<List<E>> {
         groups.onProcessingTime(now);
     }
 
+    /** Folds the batch, then writes the groups' cached changes to state (before a checkpoint). */
+    @Override
+    public void flush() throws Exception {
+        super.flush();
+        groups.flush();
+    }
+
     @Override
     public void close() throws Exception {
         groups.close();

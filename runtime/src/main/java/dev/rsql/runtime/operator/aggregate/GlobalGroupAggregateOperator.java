@@ -18,8 +18,7 @@ public final class GlobalGroupAggregateOperator extends BatchedGroupState<Object
 
     public GlobalGroupAggregateOperator(GlobalGroupAggregateNode node, Output output) {
         super(node.miniBatch(), output, node.input().outputType(), node.groupFields(),
-                new GroupAggregateOperator(node.id(), node.input().outputType(), node.groupFields(),
-                        node.aggregates(), false, node.stateTtlMillis(), node.emitsUpdateBefore(), output));
+                new GroupAggregateOperator(node, output));
         this.groupCount = node.groupFields().length;
     }
 

@@ -4,11 +4,10 @@ import dev.rsql.runtime.aggregate.Accumulators;
 import dev.rsql.runtime.aggregate.AggregateCall;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.data.RowKind;
-import dev.rsql.runtime.graph.GroupAggregateNode;
+import dev.rsql.runtime.graph.GroupStateNode;
 import dev.rsql.runtime.operator.Operator;
 import dev.rsql.runtime.operator.OperatorContext;
 import dev.rsql.runtime.operator.Output;
-import dev.rsql.runtime.state.KeyedValueState;
 import dev.rsql.runtime.state.Namespaces;
 import dev.rsql.runtime.state.RowSerializer;
 import dev.rsql.runtime.state.TimerService;
@@ -26,6 +25,10 @@ import java.util.List;
  * timer, and is treated as gone from then on even before the timer fires. Collections inside accumulators (DISTINCT
  * values, value lists) are kept as one state entry per element beside the group's row
  * ({@link Accumulators#keepViewsInState}), so a record reads and writes what it changes, not the whole collection.
+ * The rows of the most recently active groups and the most recently used view entries stay in the heap
+ * ({@link KeyedStateCache}, {@code group.state-cache.keys} entries per state, 0 for none) and are written back when
+ * evicted and before every checkpoint, so a record of an active group costs hash-map accesses, as in Flink's heap
+ * state, while its state stays in RocksDB.
  */
 public final class GroupAggregateOperator implements Operator {
 
@@ -34,6 +37,9 @@ public final class GroupAggregateOperator implements Operator {
     interface GroupChange {
         long applyTo(Object[] acc, long count);
     }
+
+    /** Entries cached per state (the groups' rows, each view's entries), unless the job sets {@code group.state-cache.keys}. */
+    static final int DEFAULT_CACHE_CAPACITY = 10_000;
 
     private final String id;
     private final List<AggregateCall> calls;
@@ -44,11 +50,13 @@ public final class GroupAggregateOperator implements Operator {
     private final RowSerializer keySerializer;
     private final long ttl;
     private Accumulators accumulators;
-    private KeyedValueState<Object[]> state;
+    private KeyedStateCache<Object[]> state;
+    private final List<KeyedStateCache<Object>> viewCaches = new ArrayList<>();
     private TimerService timers;
     private OperatorContext context;
 
-    public GroupAggregateOperator(GroupAggregateNode node, Output output) {
+    /** The group state of {@code node}, reading updates when its input produces them. */
+    public GroupAggregateOperator(GroupStateNode node, Output output) {
         this(node.id(), node.input().outputType(), node.groupFields(), node.aggregates(),
                 node.input().producesUpdates(), node.stateTtlMillis(), node.emitsUpdateBefore(), output);
     }
@@ -69,9 +77,15 @@ public final class GroupAggregateOperator implements Operator {
     @Override
     public void open(OperatorContext context) throws Exception {
         this.context = context;
-        accumulators = new Accumulators(calls);
+        accumulators = new Accumulators(calls, readsUpdates);
         accumulators.open(context);
-        accumulators.keepViewsInState(context.stateBackend(), id);
+        int capacity = Math.max(0, context.parameters().getInt(DEFAULT_CACHE_CAPACITY, "group.state-cache.keys"));
+        accumulators.keepViewsInState(id, (name, values) -> {
+            KeyedStateCache<Object> cache = new KeyedStateCache<>(
+                    context.stateBackend().valueState(id, name, values), capacity);
+            viewCaches.add(cache);
+            return cache.asState();
+        });
         if (readsUpdates && !accumulators.canRetract()) {
             throw new IllegalStateException("aggregation " + id + " reads updates but not all its aggregates"
                     + " can take rows back");
@@ -81,7 +95,8 @@ public final class GroupAggregateOperator implements Operator {
         stored.add(DataType.of(DataType.Kind.BIGINT).notNull());
         stored.add(DataType.of(DataType.Kind.BIGINT).notNull());
         stored.addAll(accumulators.types());
-        state = context.stateBackend().valueState(id, "groups", new RowSerializer(stored));
+        state = new KeyedStateCache<>(context.stateBackend().valueState(id, "groups", new RowSerializer(stored)),
+                capacity);
         timers = context.stateBackend().timerService(id);
         if (ttl > 0) {
             requestNextTimer();
@@ -138,7 +153,8 @@ public final class GroupAggregateOperator implements Operator {
      */
     void update(Object[] key, byte[] keyBytes, GroupChange change) throws Exception {
         accumulators.bindViews(keyBytes, Namespaces.EMPTY);
-        Object[] stored = state.get(keyBytes, Namespaces.EMPTY);
+        KeyedStateCache.Entry<Object[]> entry = state.get(keyBytes);
+        Object[] stored = entry.value;
         long now = System.currentTimeMillis();
         if (stored != null && ttl > 0 && (Long) stored[1] + ttl <= now) {
             accumulators.clearViews();
@@ -154,7 +170,8 @@ public final class GroupAggregateOperator implements Operator {
         count = change.applyTo(acc, count);
         if (count == 0) {
             if (stored != null) {
-                state.remove(keyBytes, Namespaces.EMPTY);
+                entry.value = null;
+                entry.changed();
                 accumulators.clearViews();
             }
             if (before != null) {
@@ -169,7 +186,8 @@ public final class GroupAggregateOperator implements Operator {
         stored[1] = now;
         System.arraycopy(acc, 0, stored, 2, acc.length);
         accumulators.detachViews(stored, 2);
-        state.put(keyBytes, Namespaces.EMPTY, stored);
+        entry.value = stored;
+        entry.changed();
         if (ttl > 0) {
             // Timers are coalesced to a tenth of the TTL, so a busy group holds few of them.
             long bucket = Math.max(1, ttl / 10);
@@ -206,14 +224,24 @@ public final class GroupAggregateOperator implements Operator {
             return;
         }
         timers.fireProcessingTimeTimers(now, (time, key, ns) -> {
-            Object[] stored = state.get(key, ns);
-            if (stored != null && (Long) stored[1] + ttl <= now) {
-                state.remove(key, ns);
+            KeyedStateCache.Entry<Object[]> entry = state.get(key, ns);
+            if (entry.value != null && (Long) entry.value[1] + ttl <= now) {
+                entry.value = null;
+                entry.changed();
                 accumulators.bindViews(key, ns);
                 accumulators.clearViews();
             }
         });
         requestNextTimer();
+    }
+
+    /** Writes the cached changes to state (before a checkpoint). */
+    @Override
+    public void flush() {
+        state.flush();
+        for (KeyedStateCache<Object> c : viewCaches) {
+            c.flush();
+        }
     }
 
     @Override

@@ -1,34 +1,62 @@
 package dev.rsql.runtime.operator.aggregate;
 
 import dev.rsql.runtime.operator.OperatorContext;
+import dev.rsql.runtime.state.CloseableIterator;
 import dev.rsql.runtime.state.KeyedValueState;
 import dev.rsql.runtime.state.Namespaces;
+import dev.rsql.runtime.state.StateEntry;
 
-import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * The values of one keyed state (namespace {@link Namespaces#EMPTY}) for the most recently used keys, in the heap:
- * reads and writes of an active key cost no state access. A changed value is written back when its key is evicted
- * (least recently used first, beyond {@code capacity} keys) and at {@link #flush}, which operators call before every
- * checkpoint, so a snapshot holds every change. A value set to null is removed from state.
+ * The values of one keyed state for the most recently used (key, namespace) pairs, in the heap: reads and writes of
+ * an active key cost no state access. A changed value is written back when its entry is evicted (least recently used
+ * first, beyond {@code capacity} entries) and at {@link #flush}, which operators call before every checkpoint, so a
+ * snapshot holds every change. A value set to null is removed from state. With capacity 0 nothing is kept: a value is
+ * read at every {@link #get} and written at once by {@link Entry#changed} (so set it first).
  */
 final class KeyedStateCache<V> {
 
     /** One key's value as the operator sees it; mark it {@link #changed} after changing it. */
     static final class Entry<V> {
         final byte[] key;
+        final byte[] namespace;
         V value;
+        private final KeyedStateCache<V> cache;
+        private final int hash;
         private boolean dirty;
 
-        private Entry(byte[] key, V value) {
+        private Entry(KeyedStateCache<V> cache, byte[] key, byte[] namespace, V value) {
+            this.cache = cache;
             this.key = key;
+            this.namespace = namespace;
             this.value = value;
+            this.hash = 31 * Arrays.hashCode(key) + Arrays.hashCode(namespace);
         }
 
         void changed() {
-            dirty = true;
+            if (cache.capacity == 0) {
+                cache.write(this);
+            } else if (!dirty) {
+                dirty = true;
+                cache.changed(this);
+            }
+        }
+
+        // An entry is its own map key: equal when key and namespace bytes are.
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Entry<?> e && hash == e.hash && Arrays.equals(key, e.key)
+                    && Arrays.equals(namespace, e.namespace);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
         }
     }
 
@@ -36,18 +64,22 @@ final class KeyedStateCache<V> {
     static final int DEFAULT_CAPACITY = 10_000;
 
     private final KeyedValueState<V> state;
-    private final Map<ByteBuffer, Entry<V>> entries;
+    private final int capacity;
+    private final Map<Entry<V>, Entry<V>> entries;
+    /** Entries changed since they were last written (some may have been written on eviction since). */
+    private final List<Entry<V>> changed = new ArrayList<>();
 
-    /** The capacity the job's settings give. */
+    /** The capacity the job's settings give a window aggregation. */
     static int capacity(OperatorContext context) {
         return Math.max(1, context.parameters().getInt(DEFAULT_CAPACITY, "window.state-cache.keys"));
     }
 
     KeyedStateCache(KeyedValueState<V> state, int capacity) {
         this.state = state;
+        this.capacity = capacity;
         this.entries = new LinkedHashMap<>(Math.min(capacity, 1024), 0.75f, true) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<ByteBuffer, Entry<V>> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<Entry<V>, Entry<V>> eldest) {
                 if (size() <= capacity) {
                     return false;
                 }
@@ -57,33 +89,101 @@ final class KeyedStateCache<V> {
         };
     }
 
-    /** The entry of a key, read from state if not cached (its value null when the key has none). */
+    /** The entry of a key (namespace {@link Namespaces#EMPTY}), read from state if not cached (value null if none). */
     Entry<V> get(byte[] key) {
-        ByteBuffer k = ByteBuffer.wrap(key);
-        Entry<V> e = entries.get(k);
+        return get(key, Namespaces.EMPTY);
+    }
+
+    /** The entry of a key and namespace, read from state if not cached. */
+    Entry<V> get(byte[] key, byte[] namespace) {
+        Entry<V> probe = new Entry<>(this, key, namespace, null);
+        if (capacity == 0) {
+            probe.value = state.get(key, namespace);
+            return probe;
+        }
+        Entry<V> e = entries.get(probe);
         if (e == null) {
-            e = new Entry<>(key, state.get(key, Namespaces.EMPTY));
-            entries.put(k, e);
+            probe.value = state.get(key, namespace);
+            entries.put(probe, probe);
+            e = probe;
         }
         return e;
     }
 
+    /** The entry of a key and namespace about to be overwritten: not read from state if not cached. */
+    private Entry<V> slot(byte[] key, byte[] namespace) {
+        Entry<V> probe = new Entry<>(this, key, namespace, null);
+        if (capacity == 0) {
+            return probe;
+        }
+        Entry<V> e = entries.putIfAbsent(probe, probe);
+        return e == null ? probe : e;
+    }
+
+    private void changed(Entry<V> e) {
+        changed.add(e);
+        if (changed.size() > 2 * Math.max(capacity, 16)) {
+            changed.removeIf(c -> !c.dirty);  // written on eviction: at most capacity stay
+        }
+    }
+
     private void writeBack(Entry<V> e) {
-        if (!e.dirty) {
-            return;
+        if (e.dirty) {
+            write(e);
+            e.dirty = false;
         }
+    }
+
+    private void write(Entry<V> e) {
         if (e.value == null) {
-            state.remove(e.key, Namespaces.EMPTY);
+            state.remove(e.key, e.namespace);
         } else {
-            state.put(e.key, Namespaces.EMPTY, e.value);
+            state.put(e.key, e.namespace, e.value);
         }
-        e.dirty = false;
     }
 
     /** Writes every changed value to state. */
     void flush() {
-        for (Entry<V> e : entries.values()) {
+        for (Entry<V> e : changed) {
             writeBack(e);
         }
+        changed.clear();
+    }
+
+    /**
+     * This cache as a value state, for code that reads and writes state by (key, namespace) such as a state view.
+     * Iterating first writes every change back, so that the state's iterators see it.
+     */
+    KeyedValueState<V> asState() {
+        return new KeyedValueState<>() {
+            @Override
+            public V get(byte[] key, byte[] namespace) {
+                return KeyedStateCache.this.get(key, namespace).value;
+            }
+
+            @Override
+            public void put(byte[] key, byte[] namespace, V value) {
+                Entry<V> e = slot(key, namespace);
+                e.value = value;
+                e.changed();
+            }
+
+            @Override
+            public void remove(byte[] key, byte[] namespace) {
+                put(key, namespace, null);
+            }
+
+            @Override
+            public CloseableIterator<StateEntry<V>> entries(byte[] key) {
+                flush();
+                return state.entries(key);
+            }
+
+            @Override
+            public CloseableIterator<StateEntry<V>> all() {
+                flush();
+                return state.all();
+            }
+        };
     }
 }

@@ -402,6 +402,31 @@ class JsonFormatTest {
         }
     }
 
+    /** The usual layouts, read at fixed positions, give what java.time gives; out-of-range values still fail. */
+    @Test
+    void timestampsInTheUsualLayouts() {
+        java.util.Random r = new java.util.Random(20261202);
+        for (int k = 0; k < 20_000; k++) {
+            LocalDateTime t = LocalDateTime.of(1 + r.nextInt(9999), 1 + r.nextInt(12), 1, r.nextInt(24), r.nextInt(60),
+                    r.nextInt(60), r.nextInt(1000) * 1_000_000).plusDays(r.nextInt(31));
+            String text = String.format("%04d-%02d-%02d%s%02d:%02d:%02d", t.getYear(), t.getMonthValue(),
+                    t.getDayOfMonth(), r.nextBoolean() ? " " : "T", t.getHour(), t.getMinute(), t.getSecond());
+            boolean withMillis = r.nextBoolean();
+            if (withMillis) {
+                text += String.format(".%03d", t.getNano() / 1_000_000);
+            }
+            long expected = (withMillis ? t : t.withNano(0)).toInstant(ZoneOffset.UTC).toEpochMilli();
+            assertEquals(expected, ValueText.parseTimestamp(text), text);
+        }
+        for (String bad : List.of("2024-13-01 10:00:00", "2023-02-29 10:00:00.000", "2024-03-01 24:00:00",
+                "2024-03-01 10:60:00", "2024-03-01 10:00:60.000", "2024-03-00 10:00:00", "2024-03-01 1a:00:00.000",
+                "2024-03-01 10:00:00.0a0")) {
+            assertThrows(IllegalArgumentException.class, () -> ValueText.parseTimestamp(bad), bad);
+        }
+        assertEquals(ts("2024-03-01T10:00:00.120"), ValueText.parseTimestamp("2024-03-01 10:00:00,120"));
+        assertEquals(ts("2024-02-29T10:00:00"), ValueText.parseTimestamp("2024-02-29t10:00:00"));
+    }
+
     @Test
     void valueTextHelpers() {
         assertEquals("2024-03-01 10:00:01.390", ValueText.formatTimestamp(ts("2024-03-01T10:00:01.390")));

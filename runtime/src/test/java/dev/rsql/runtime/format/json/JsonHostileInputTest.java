@@ -3,6 +3,9 @@ package dev.rsql.runtime.format.json;
 import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.format.DecodeException;
+import dev.rsql.runtime.format.FormatContext;
+import dev.rsql.runtime.format.GuardedRowDecoder;
+import dev.rsql.runtime.format.RowDecoder;
 import dev.rsql.runtime.types.DataType;
 import dev.rsql.runtime.types.DataType.Kind;
 import dev.rsql.runtime.types.RowType;
@@ -12,11 +15,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 import static dev.rsql.runtime.format.FormatTesting.assertValue;
 import static dev.rsql.runtime.format.FormatTesting.decodeAll;
 import static dev.rsql.runtime.format.FormatTesting.decodeOne;
+import static dev.rsql.runtime.format.FormatTesting.norm;
 import static dev.rsql.runtime.format.FormatTesting.options;
 import static dev.rsql.runtime.format.FormatTesting.rowType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -192,5 +197,56 @@ class JsonHostileInputTest {
     void validMultiByteTextReads() throws Exception {
         Object[] row = decodeOne(JSON, TYPE, Options.empty(), "{\"id\": 1, \"s\": \"é中€😀\", \"😀\": \"😀\"}");
         assertEquals("é中€😀", row[1]);
+    }
+
+    /**
+     * A record read in place, from a range of a larger buffer (as the file source reads lines), gives the rows or the
+     * error it gives as an array of its own: nothing is read beyond its end, even where the bytes after it would
+     * complete a truncated record, and error messages show only the record.
+     */
+    @Test
+    void aRecordInALargerBufferReadsAsOnItsOwn() throws Exception {
+        List<String> records = List.of("{\"id\": 1, \"s\": \"x\", \"arr\": [1, 2], \"r\": {\"c\": 3}, \"m\": {\"k\": \"v\"}}",
+                "{\"id\": 1, \"s\": \"é中€😀\"}", "{}", "{\"id\": 1, \"s\": \"ab", "{\"id\": 1", "{\"id\": 1,",
+                "{\"s\": \"x\\", "{\"id\": 12", "{\"id\": 1 \"s\": \"x\"}", "[{\"id\": 1}", "{\"arr\": [1, 2", "",
+                "  ", "{\"id\": 1}, ", "{\"junk\": {\"a\": [1, {\"b\":", "{\"id\": tru", "{\"s\": nul");
+        byte[] before = "{\"id\": 9}\n".getBytes(StandardCharsets.UTF_8);
+        byte[] after = "3\", \"s\": \"z\"}]}]}}\n{\"id\": 3}".getBytes(StandardCharsets.UTF_8);
+        for (Options opts : List.of(Options.empty(), options("lenient", "true"), options("array-of-rows", "true"))) {
+            for (String record : records) {
+                byte[] alone = record.getBytes(StandardCharsets.UTF_8);
+                ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+                buffer.write(before);
+                buffer.write(alone);
+                buffer.write(after);
+                // as sources get it: a failure of fastjson2 on a truncated record is a bad record too
+                RowDecoder decoder = new GuardedRowDecoder(JSON.createDecoder(FormatContext.of("t", TYPE, opts)),
+                        GuardedRowDecoder.DEFAULT_MAX_RECORD_BYTES);
+                String expected = outcome(() -> {
+                    List<Object[]> rows = new ArrayList<>();
+                    decoder.decode(alone, rows::add);
+                    return rows;
+                });
+                String inPlace = outcome(() -> {
+                    List<Object[]> rows = new ArrayList<>();
+                    decoder.decode(buffer.toByteArray(), before.length, alone.length, rows::add);
+                    return rows;
+                });
+                assertEquals(expected, inPlace, record + " with " + opts);
+            }
+        }
+    }
+
+    private interface Decoding {
+        List<Object[]> rows() throws DecodeException;
+    }
+
+    /** The rows as text, or the error's field and message. */
+    private static String outcome(Decoding decoding) {
+        try {
+            return String.valueOf(norm(decoding.rows().toArray()));
+        } catch (DecodeException e) {
+            return "error at " + e.field() + ": " + e.getMessage();
+        }
     }
 }

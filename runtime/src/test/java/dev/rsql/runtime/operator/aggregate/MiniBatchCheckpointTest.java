@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -46,19 +47,32 @@ class MiniBatchCheckpointTest {
 
     /** COUNT(*) per key in batches of up to a million rows or an hour: only checkpoints and the end cut them. */
     JobGraph graph() {
-        GraphBuilder b = new GraphBuilder("minibatch");
+        return graph(sourceId, sinkId, List.of(new AggregateCall("COUNT(*)", () -> new CountFunction(-1))), COUNTS,
+                new MiniBatchSpec(3_600_000, 1_000_000));
+    }
+
+    /** A bounded scripted source, GROUP BY its first field ({@code miniBatch} null: row by row), a collecting sink. */
+    static JobGraph graph(String sourceId, String sinkId, List<AggregateCall> calls, RowType output,
+                          MiniBatchSpec miniBatch) {
+        GraphBuilder b = new GraphBuilder("groups");
         b.source(KeyedWindowCount.table("events", "scripted", KeyedWindowCount.EVENTS, Map.of("id", sourceId,
                         "bounded", "true")))
                 .exchange(0)
-                .groupAggregate(new int[] {0}, List.of(new AggregateCall("COUNT(*)", () -> new CountFunction(-1))),
-                        COUNTS, 0, false, new MiniBatchSpec(3_600_000, 1_000_000))
-                .sinkTo(KeyedWindowCount.table("counts", "collect", COUNTS, Map.of("id", sinkId)));
+                .groupAggregate(new int[] {0}, calls, output, 0, false, miniBatch)
+                .sinkTo(KeyedWindowCount.table("counts", "collect", output, Map.of("id", sinkId)));
         return b.build();
     }
 
     static JobInstance start(JobGraph graph, Path stateDir) throws Exception {
-        JobInstance job = new JobInstance(graph, EngineContext.of(Map.of("checkpoint.interval", "1h",
-                "worker.threads", "2", "parallelism", "2", "state.dir", stateDir.toString())));
+        return start(graph, stateDir, Map.of());
+    }
+
+    /** The job on two worker threads, checkpointed only when asked, with the extra {@code settings}. */
+    static JobInstance start(JobGraph graph, Path stateDir, Map<String, String> settings) throws Exception {
+        Map<String, String> all = new HashMap<>(settings);
+        all.putAll(Map.of("checkpoint.interval", "1h", "worker.threads", "2", "parallelism", "2",
+                "state.dir", stateDir.toString()));
+        JobInstance job = new JobInstance(graph, EngineContext.of(all));
         job.start();
         return job;
     }
