@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -35,6 +36,32 @@ class RocketMqTransactionCheckTest {
             m.putUserProperty("TRANSACTION_CHECK_TIMES", String.valueOf(checkTimes));
         }
         return m;
+    }
+
+    /**
+     * A check of a process where every transaction is committed, whose writer runs here ({@code runsHere}) and, as
+     * {@code live} says, still in the incarnation that wrote it.
+     */
+    private RocketMqTransactionCheck committedCheck(boolean runsHere, BooleanSupplier live, UnendedHalves left) {
+        SinkTransactions transactions = new SinkTransactions() {
+            @Override
+            public Outcome outcome(String transactionId) {
+                return Outcome.COMMIT;
+            }
+
+            @Override
+            public boolean writerRunsHere(String transactionId) {
+                return runsHere;
+            }
+
+            @Override
+            public boolean writtenByLiveWriter(String transactionId) {
+                return live.getAsBoolean();
+            }
+        };
+        return new RocketMqTransactionCheck(transactions,
+                half -> storedKeys.contains(half.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX)),
+                left, "job", "sink", () -> now);
     }
 
     @Test
@@ -63,20 +90,7 @@ class RocketMqTransactionCheckTest {
 
     @Test
     void aProcessNotRunningTheTransactionsTaskCommitsOnlyAfterItHadItsChances() {
-        SinkTransactions elsewhere = new SinkTransactions() {
-            @Override
-            public Outcome outcome(String transactionId) {
-                return Outcome.COMMIT;
-            }
-
-            @Override
-            public boolean writerRunsHere(String transactionId) {
-                return false;
-            }
-        };
-        RocketMqTransactionCheck other = new RocketMqTransactionCheck(elsewhere,
-                half -> storedKeys.contains(half.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX)),
-                new UnendedHalves(), "job", "sink", () -> now);
+        RocketMqTransactionCheck other = committedCheck(false, () -> false, new UnendedHalves());
         int first = RocketMqTransactionCheck.OTHER_PROCESS_FIRST_CHECK;
         assertEquals(LocalTransactionState.UNKNOW, other.checkLocalTransaction(half("t-commit", "m8", 2)));
         assertEquals(LocalTransactionState.UNKNOW, other.checkLocalTransaction(half("t-commit", "m8", first - 1)));
@@ -99,21 +113,8 @@ class RocketMqTransactionCheckTest {
     @Test
     void aHalfLeftUnendedHereIsLookedUpOnceAnotherProcessMayHaveCommittedIt() {
         boolean[] sameIncarnation = {true};
-        SinkTransactions moved = new SinkTransactions() {
-            @Override
-            public Outcome outcome(String transactionId) {
-                return Outcome.COMMIT;
-            }
-
-            @Override
-            public boolean writtenByLiveWriter(String transactionId) {
-                return sameIncarnation[0];
-            }
-        };
         UnendedHalves left = new UnendedHalves();
-        RocketMqTransactionCheck writer = new RocketMqTransactionCheck(moved,
-                half -> storedKeys.contains(half.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX)),
-                left, "job", "sink", () -> now);
+        RocketMqTransactionCheck writer = committedCheck(true, () -> sameIncarnation[0], left);
         // its task moved to another process, which committed the half from its second check
         left.add("m10");
         sameIncarnation[0] = false;
