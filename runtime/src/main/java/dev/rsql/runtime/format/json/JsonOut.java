@@ -52,13 +52,27 @@ final class JsonOut {
         }
     }
 
+    /** Appends a number's decimal digits straight into the buffer (no String per number: one or more per row). */
     void number(long v) {
-        if (v >= 0 && v < 10) {
-            ensure(1);
-            buf[n++] = (byte) ('0' + v);
-        } else {
+        if (v == Long.MIN_VALUE) {
             ascii(Long.toString(v));
+            return;
         }
+        ensure(20);
+        if (v < 0) {
+            buf[n++] = '-';
+            v = -v;
+        }
+        int digits = 1;
+        for (long bound = 10; digits < 19 && v >= bound; bound *= 10) {
+            digits++;
+        }
+        int p = n + digits;
+        n = p;
+        do {
+            buf[--p] = (byte) ('0' + v % 10);
+            v /= 10;
+        } while (v != 0);
     }
 
     /** Appends a JSON string literal. */
