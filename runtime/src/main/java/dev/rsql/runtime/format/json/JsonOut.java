@@ -6,6 +6,15 @@ import java.util.Arrays;
 final class JsonOut {
 
     private static final byte[] HEX = "0123456789abcdef".getBytes();
+    /** "00", "01", ... "99". */
+    private static final byte[] DIGIT_PAIRS = new byte[200];
+
+    static {
+        for (int i = 0; i < 100; i++) {
+            DIGIT_PAIRS[2 * i] = (byte) ('0' + i / 10);
+            DIGIT_PAIRS[2 * i + 1] = (byte) ('0' + i % 10);
+        }
+    }
 
     private byte[] buf = new byte[512];
     private int n;
@@ -67,12 +76,31 @@ final class JsonOut {
         for (long bound = 10; digits < 19 && v >= bound; bound *= 10) {
             digits++;
         }
+        byte[] b = buf;
         int p = n + digits;
         n = p;
-        do {
-            buf[--p] = (byte) ('0' + v % 10);
-            v /= 10;
-        } while (v != 0);
+        // two digits per division, in int arithmetic once the rest fits
+        while (v > Integer.MAX_VALUE) {
+            long q = v / 100;
+            int r = (int) (v - q * 100) * 2;
+            b[--p] = DIGIT_PAIRS[r + 1];
+            b[--p] = DIGIT_PAIRS[r];
+            v = q;
+        }
+        int i = (int) v;
+        while (i >= 100) {
+            int q = i / 100;
+            int r = (i - q * 100) * 2;
+            b[--p] = DIGIT_PAIRS[r + 1];
+            b[--p] = DIGIT_PAIRS[r];
+            i = q;
+        }
+        if (i >= 10) {
+            b[--p] = DIGIT_PAIRS[i * 2 + 1];
+            b[--p] = DIGIT_PAIRS[i * 2];
+        } else {
+            b[--p] = (byte) ('0' + i);
+        }
     }
 
     /** Appends a JSON string literal. */
