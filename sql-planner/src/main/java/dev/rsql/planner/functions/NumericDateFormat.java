@@ -25,6 +25,7 @@ final class NumericDateFormat {
     private final char[] letters;
     private final int[] counts;
     private final String[] literals;
+    /** The most characters a time prints. */
     private final int length;
 
     private NumericDateFormat(char[] letters, int[] counts, String[] literals) {
@@ -33,7 +34,9 @@ final class NumericDateFormat {
         this.literals = literals;
         int n = 0;
         for (int i = 0; i < letters.length; i++) {
-            n += letters[i] == 0 ? literals[i].length() : Math.max(counts[i], 2);
+            // the most characters a part prints in the range covered: years up to 9999, milliseconds up to 999
+            int digits = letters[i] == 'y' && counts[i] != 2 ? 4 : letters[i] == 'S' ? 3 : 2;
+            n += letters[i] == 0 ? literals[i].length() : Math.max(counts[i], digits);
         }
         this.length = n;
     }
@@ -116,35 +119,39 @@ final class NumericDateFormat {
         int day = dayOfYear - (153 * mp + 2) / 5 + 1;
         int month = mp < 10 ? mp + 3 : mp - 9;
         int year = (int) (yearOfEra + era * 400) + (month <= 2 ? 1 : 0);
-        StringBuilder out = new StringBuilder(length);
+        char[] out = new char[length];
+        int p = 0;
         for (int i = 0; i < letters.length; i++) {
             int count = counts[i];
             switch (letters[i]) {
-                case 0 -> out.append(literals[i]);
-                case 'y' -> {
-                    if (count == 2) {
-                        pad(out, year % 100, 2);
-                    } else {
-                        pad(out, year, count);
-                    }
+                case 0 -> {
+                    String text = literals[i];
+                    text.getChars(0, text.length(), out, p);
+                    p += text.length();
                 }
-                case 'M' -> pad(out, month, count);
-                case 'd' -> pad(out, day, count);
-                case 'H' -> pad(out, millisOfDay / 3_600_000, count);
-                case 'm' -> pad(out, millisOfDay / 60_000 % 60, count);
-                case 's' -> pad(out, millisOfDay / 1000 % 60, count);
-                default -> pad(out, millisOfDay % 1000, count);
+                case 'y' -> p = count == 2 ? pad(out, p, year % 100, 2) : pad(out, p, year, count);
+                case 'M' -> p = pad(out, p, month, count);
+                case 'd' -> p = pad(out, p, day, count);
+                case 'H' -> p = pad(out, p, millisOfDay / 3_600_000, count);
+                case 'm' -> p = pad(out, p, millisOfDay / 60_000 % 60, count);
+                case 's' -> p = pad(out, p, millisOfDay / 1000 % 60, count);
+                default -> p = pad(out, p, millisOfDay % 1000, count);
             }
         }
-        return out.toString();
+        return new String(out, 0, p);
     }
 
-    /** A non-negative number with at least {@code width} digits, zeros in front. */
-    private static void pad(StringBuilder out, int value, int width) {
-        int digits = value < 10 ? 1 : value < 100 ? 2 : value < 1000 ? 3 : value < 10_000 ? 4 : 5;
+    /** Writes a number below 10,000 with at least {@code width} digits, zeros in front, at {@code p}; the end. */
+    private static int pad(char[] out, int p, int value, int width) {
+        int digits = value < 10 ? 1 : value < 100 ? 2 : value < 1000 ? 3 : 4;
         for (int i = digits; i < width; i++) {
-            out.append('0');
+            out[p++] = '0';
         }
-        out.append(value);
+        int end = p + digits;
+        for (int i = end - 1; i >= p; i--) {
+            out[i] = (char) ('0' + value % 10);
+            value /= 10;
+        }
+        return end;
     }
 }
