@@ -13,8 +13,8 @@ import java.util.TimeZone;
  * A {@link SimpleDateFormat} pattern (Blink's DATE_FORMAT, UNIX_TIMESTAMP, ... use SimpleDateFormat patterns), compiled
  * once per constant pattern (the generated call to {@link #compile} is hoisted into a static field) and cached for
  * patterns from columns. Works on wall-clock times: the engine's TIMESTAMP value read as UTC. Thread-safe (one
- * SimpleDateFormat per thread). Parsing is strict (no rolling over of 2024-02-30) and, as SimpleDateFormat does,
- * ignores text after the pattern.
+ * SimpleDateFormat per thread; patterns of numeric fields only are printed by {@link NumericDateFormat}). Parsing is
+ * strict (no rolling over of 2024-02-30) and, as SimpleDateFormat does, ignores text after the pattern.
  */
 public final class DateFormat {
 
@@ -32,10 +32,13 @@ public final class DateFormat {
     private final String pattern;
     private final String error;
     private final ThreadLocal<SimpleDateFormat> format;
+    /** Null unless the pattern has numeric fields only. */
+    private final NumericDateFormat numeric;
 
-    private DateFormat(String pattern, String error) {
+    private DateFormat(String pattern, String error, NumericDateFormat numeric) {
         this.pattern = pattern;
         this.error = error;
+        this.numeric = numeric;
         this.format = error != null ? null : ThreadLocal.withInitial(() -> {
             SimpleDateFormat f = new SimpleDateFormat(pattern);
             f.setTimeZone(UTC);
@@ -54,12 +57,13 @@ public final class DateFormat {
             DateFormat f = CACHE.get(pattern);
             if (f == null) {
                 String error = null;
+                NumericDateFormat numeric = null;
                 try {
-                    new SimpleDateFormat(pattern);
+                    numeric = NumericDateFormat.of(pattern, new SimpleDateFormat(pattern));
                 } catch (IllegalArgumentException e) {
                     error = e.getMessage();
                 }
-                f = new DateFormat(pattern, error);
+                f = new DateFormat(pattern, error, numeric);
                 CACHE.put(pattern, f);
             }
             return f;
@@ -84,6 +88,9 @@ public final class DateFormat {
 
     /** Formats a wall-clock time (epoch milliseconds read as UTC). */
     public String format(long wallMillis) {
+        if (numeric != null && NumericDateFormat.covers(wallMillis)) {
+            return numeric.format(wallMillis);
+        }
         return get().format(new Date(wallMillis));
     }
 

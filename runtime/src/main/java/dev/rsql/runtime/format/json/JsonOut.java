@@ -6,6 +6,15 @@ import java.util.Arrays;
 final class JsonOut {
 
     private static final byte[] HEX = "0123456789abcdef".getBytes();
+    /** "00", "01", ... "99". */
+    private static final byte[] DIGIT_PAIRS = new byte[200];
+
+    static {
+        for (int i = 0; i < 100; i++) {
+            DIGIT_PAIRS[2 * i] = (byte) ('0' + i / 10);
+            DIGIT_PAIRS[2 * i + 1] = (byte) ('0' + i % 10);
+        }
+    }
 
     private byte[] buf = new byte[512];
     private int n;
@@ -52,12 +61,45 @@ final class JsonOut {
         }
     }
 
+    /** Appends a number's decimal digits straight into the buffer (no String per number: one or more per row). */
     void number(long v) {
-        if (v >= 0 && v < 10) {
-            ensure(1);
-            buf[n++] = (byte) ('0' + v);
-        } else {
+        if (v == Long.MIN_VALUE) {
             ascii(Long.toString(v));
+            return;
+        }
+        ensure(20);
+        if (v < 0) {
+            buf[n++] = '-';
+            v = -v;
+        }
+        int digits = 1;
+        for (long bound = 10; digits < 19 && v >= bound; bound *= 10) {
+            digits++;
+        }
+        byte[] b = buf;
+        int p = n + digits;
+        n = p;
+        // two digits per division, in int arithmetic once the rest fits
+        while (v > Integer.MAX_VALUE) {
+            long q = v / 100;
+            int r = (int) (v - q * 100) * 2;
+            b[--p] = DIGIT_PAIRS[r + 1];
+            b[--p] = DIGIT_PAIRS[r];
+            v = q;
+        }
+        int i = (int) v;
+        while (i >= 100) {
+            int q = i / 100;
+            int r = (i - q * 100) * 2;
+            b[--p] = DIGIT_PAIRS[r + 1];
+            b[--p] = DIGIT_PAIRS[r];
+            i = q;
+        }
+        if (i >= 10) {
+            b[--p] = DIGIT_PAIRS[i * 2 + 1];
+            b[--p] = DIGIT_PAIRS[i * 2];
+        } else {
+            b[--p] = (byte) ('0' + i);
         }
     }
 

@@ -27,6 +27,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.stream.Stream;
 
 import static dev.rsql.runtime.format.FormatTesting.assertValue;
@@ -347,6 +348,24 @@ class JsonFormatTest {
         RowType withOp = rowType("op", DataType.string());
         assertEquals("{\"op\":\"x\",\"_op\":\"-D\"}", encode(withOp, new Row(RowKind.DELETE, new Object[]{"x"}), Options.empty()));
         assertThrows(ConfigException.class, () -> encode(rt, Row.insert(t0, t0), options("timestamp-format.standard", "RFC")));
+    }
+
+    @Test
+    void integersAreWrittenAsLongToStringWrites() {
+        RowType rt = rowType("b", t(Kind.BIGINT), "i", t(Kind.INT));
+        RowEncoder e = JSON.createEncoder(FormatContext.of("t", rt, Options.empty()));
+        Random random = new Random(13);
+        List<Long> values = new ArrayList<>(List.of(0L, 9L, 10L, 99L, 100L, 101L, -1L, -9L, -10L, -100L,
+                (long) Integer.MAX_VALUE, Integer.MAX_VALUE + 1L, (long) Integer.MIN_VALUE, Integer.MIN_VALUE - 1L,
+                999_999_999_999_999_999L, 1_000_000_000_000_000_000L, Long.MAX_VALUE, Long.MIN_VALUE + 1, Long.MIN_VALUE));
+        for (int k = 0; k < 2000; k++) {
+            values.add(random.nextLong() >> random.nextInt(64));
+        }
+        for (long v : values) {
+            int i = (int) v;
+            assertEquals("{\"b\":" + v + ",\"i\":" + i + "}",
+                    new String(e.encode(Row.insert(v, i)), StandardCharsets.UTF_8), Long.toString(v));
+        }
     }
 
     @Test
