@@ -4,6 +4,9 @@ import re
 from datetime import datetime
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The shared references sit beside the checkout (../shared); from a worktree under it, one level further up.
+SHARED = next((d for d in (os.path.join(ROOT, '..', 'shared'), os.path.join(ROOT, '..', '..', 'shared'))
+               if os.path.isdir(d)), os.path.join(ROOT, '..', 'shared'))
 WORK = os.path.join(ROOT, 'bench', 'work')
 
 LOG_TS = re.compile(r'^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3})')

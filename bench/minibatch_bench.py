@@ -22,7 +22,7 @@ import re
 import subprocess
 import sys
 
-from benchutil import ROOT, WORK, processing_seconds
+from benchutil import ROOT, WORK, processing_seconds, SHARED
 
 PRESET = ['table.exec.mini-batch.enabled=true', 'table.exec.mini-batch.allow-latency=2s',
           'table.exec.mini-batch.size=50000', 'table.optimizer.distinct-agg.split.enabled=true']
@@ -84,7 +84,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument('--events', required=True)
     p.add_argument('--queries', default='q15,q16,q17')
-    p.add_argument('--queries-dir', default=os.path.join(ROOT, '..', 'shared', 'peers', 'rsql-vs-flink', 'queries'))
+    p.add_argument('--queries-dir', default=os.path.join(SHARED, 'peers', 'rsql-vs-flink', 'queries'))
     p.add_argument('--reps', type=int, default=1)
     p.add_argument('--timeout', type=int, default=600)
     p.add_argument('--home', default=ROOT)

@@ -28,10 +28,10 @@ import statistics
 import sys
 from collections import OrderedDict
 
-from benchutil import ROOT
+from benchutil import ROOT, SHARED
 from rules_bench import rules_sql
 
-HARNESS = os.path.normpath(os.path.join(ROOT, '..', '..', 'shared', 'peers', 'rsql-vs-flink'))
+HARNESS = os.path.normpath(os.path.join(SHARED, 'peers', 'rsql-vs-flink'))
 sys.path.insert(0, HARNESS)
 import bench as harness  # noqa: E402
 

@@ -24,9 +24,9 @@ import tempfile
 import time
 from datetime import datetime, timezone
 
-from benchutil import ROOT, WORK
+from benchutil import ROOT, WORK, SHARED
 
-RULES40 = os.path.join(ROOT, '..', '..', 'shared', 'peers', 'flink', 'queries', 'rules40.sql')
+RULES40 = os.path.join(SHARED, 'peers', 'flink', 'queries', 'rules40.sql')
 
 
 def rules_sql(source, copies, common=None):
