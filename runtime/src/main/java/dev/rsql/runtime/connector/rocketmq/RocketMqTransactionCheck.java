@@ -148,27 +148,13 @@ final class RocketMqTransactionCheck implements TransactionListener {
     private LocalTransactionState beforeCommit(MessageExt msg, String txId) {
         String key = msg.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX);
         int times = checkTimes(msg);
-        boolean leftHere = unended.take(key);
         // Not stored yet only while nobody else may have committed it (see the class comment).
-        if (!(leftHere && times < OTHER_PROCESS_FIRST_CHECK && transactions.writtenByLiveWriter(txId))) {
-            if (times < 2) {
-                return LocalTransactionState.UNKNOW;
-            }
-            try {
-                if (stored.test(msg)) {
-                    if (firstTime(txId + "/stored")) {
-                        LOG.info("job={} table={}: broker check of transaction {} answered ROLLBACK for a copy of a"
-                                + " half whose message is stored already", job, table, txId);
-                    }
-                    return LocalTransactionState.ROLLBACK_MESSAGE;
-                }
-            } catch (Exception e) {
-                LOG.warn("job={} table={}: cannot tell whether message {} of transaction {} is stored; the broker asks"
-                        + " again: {}", job, table, msg.getTransactionId(), txId, e.toString());
-                return LocalTransactionState.UNKNOW;
-            }
-            if (times < OTHER_PROCESS_FIRST_CHECK && !transactions.writerRunsHere(txId)) {
-                return LocalTransactionState.UNKNOW;
+        boolean unstored = unended.take(key) && times < OTHER_PROCESS_FIRST_CHECK
+                && transactions.writtenByLiveWriter(txId);
+        if (!unstored) {
+            LocalTransactionState notYet = afterLookup(msg, txId, times);
+            if (notYet != null) {
+                return notYet;
             }
         }
         if (!claimCommit(key)) {
@@ -176,6 +162,33 @@ final class RocketMqTransactionCheck implements TransactionListener {
                 LOG.info("job={} table={}: broker check of transaction {} answered UNKNOWN for a copy of a half"
                         + " answered COMMIT moments ago, whose end may not have landed yet", job, table, txId);
             }
+            return LocalTransactionState.UNKNOW;
+        }
+        return null;
+    }
+
+    /**
+     * For a half that may be stored: wait for its second check, roll back a copy whose message is stored, wait while
+     * another process has its chances first; null when it may be committed.
+     */
+    private LocalTransactionState afterLookup(MessageExt msg, String txId, int times) {
+        if (times < 2) {
+            return LocalTransactionState.UNKNOW;
+        }
+        try {
+            if (stored.test(msg)) {
+                if (firstTime(txId + "/stored")) {
+                    LOG.info("job={} table={}: broker check of transaction {} answered ROLLBACK for a copy of a half"
+                            + " whose message is stored already", job, table, txId);
+                }
+                return LocalTransactionState.ROLLBACK_MESSAGE;
+            }
+        } catch (Exception e) {
+            LOG.warn("job={} table={}: cannot tell whether message {} of transaction {} is stored; the broker asks"
+                    + " again: {}", job, table, msg.getTransactionId(), txId, e.toString());
+            return LocalTransactionState.UNKNOW;
+        }
+        if (times < OTHER_PROCESS_FIRST_CHECK && !transactions.writerRunsHere(txId)) {
             return LocalTransactionState.UNKNOW;
         }
         return null;
