@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * The aggregates of one aggregation in one task, laid out side by side in one accumulator row: what an operator keeps
@@ -219,28 +220,23 @@ public final class Accumulators {
 
     /** True when every aggregate can take rows back (needed over a changelog input). */
     public boolean canRetract() {
-        for (int i = 0; i < functions.length; i++) {
-            if (!distinctCall[i] && !functions[i].canRetract()) {
-                return false;
-            }
-        }
-        for (DistinctAggregates d : distinct) {
-            if (!d.canRetract()) {
-                return false;
-            }
-        }
-        return true;
+        return all(AggregateFunction::canRetract, DistinctAggregates::canRetract);
     }
 
     /** True when every aggregate can merge accumulators (sliced windows, two-phase aggregation). */
     public boolean canMerge() {
+        return all(AggregateFunction::canMerge, DistinctAggregates::canMerge);
+    }
+
+    /** Whether every plain aggregate and every group of DISTINCT aggregates (which answers for its members) can. */
+    private boolean all(Predicate<AggregateFunction> plain, Predicate<DistinctAggregates> distinctGroup) {
         for (int i = 0; i < functions.length; i++) {
-            if (!distinctCall[i] && !functions[i].canMerge()) {
+            if (!distinctCall[i] && !plain.test(functions[i])) {
                 return false;
             }
         }
         for (DistinctAggregates d : distinct) {
-            if (!d.canMerge()) {
+            if (!distinctGroup.test(d)) {
                 return false;
             }
         }
