@@ -13,8 +13,8 @@ public interface SinkTransactions {
 
     /**
      * Whether the task that wrote {@code transactionId} runs in this process now. The broker may have two copies of
-     * one half out for checking at once, and two processes each committing one would store the row twice: the one
-     * running the task answers first, the others only after it had its chances.
+     * one half out for checking at once, and two processes each committing one would store the row twice: only the
+     * one running the task commits.
      */
     default boolean writerRunsHere(String transactionId) {
         return true;

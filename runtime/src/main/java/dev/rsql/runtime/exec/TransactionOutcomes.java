@@ -19,7 +19,7 @@ import java.util.function.Function;
  * abandoned (another incarnation claimed the queue after it without it), or still open.
  *
  * <p>{@link #writerRunsHere} tells the sinks' checks whether the transaction's task runs in this process (in any
- * incarnation): that process answers a committed half first, the others later ({@code RocketMqTransactionCheck}).
+ * incarnation): only that process commits a half ({@code RocketMqTransactionCheck}).
  */
 final class TransactionOutcomes implements SinkTransactions {
 

@@ -138,8 +138,9 @@ final class HalfMessageCommitter {
                 }
                 try {
                     String addr = brokerAddress(queue.getBrokerName());
+                    RemotingCommand end = endRequest(half.result, tx.producerGroup);
                     sink.producer().getDefaultMQProducerImpl().getMqClientFactory().getMQClientAPIImpl()
-                            .getRemotingClient().invoke(addr, endRequest(half.result), sink.sendTimeoutMillis)
+                            .getRemotingClient().invoke(addr, end, sink.sendTimeoutMillis)
                             .whenComplete((response, error) -> {
                                 boolean sent = false;
                                 if (error != null) {
@@ -190,11 +191,11 @@ final class HalfMessageCommitter {
         return addr;
     }
 
-    private RemotingCommand endRequest(SendResult sent) throws UnknownHostException {
+    private RemotingCommand endRequest(SendResult sent, String producerGroup) throws UnknownHostException {
         EndTransactionRequestHeader h = new EndTransactionRequestHeader();
         h.setTopic(sink.options.topic);
         h.setBrokerName(sent.getMessageQueue().getBrokerName());
-        h.setProducerGroup(sink.producerGroup);
+        h.setProducerGroup(producerGroup);
         h.setTranStateTableOffset(sent.getQueueOffset());
         h.setCommitLogOffset(MessageDecoder.decodeMessageId(sent.getOffsetMsgId()).getOffset());
         h.setCommitOrRollback(MessageSysFlag.TRANSACTION_COMMIT_TYPE);

@@ -17,11 +17,14 @@ import java.util.Map;
 final class HalfMessages {
 
     final String transactionId;
+    /** The producer group the halves name, which their ends must name too. */
+    final String producerGroup;
     private final Map<Chain, List<Half>> byChain = new LinkedHashMap<>();
     private int count;
 
-    HalfMessages(String transactionId) {
+    HalfMessages(String transactionId, String producerGroup) {
         this.transactionId = transactionId;
+        this.producerGroup = producerGroup;
     }
 
     /** Adds a half of message key {@code key} (null: none) sent to {@code queue}. */

@@ -69,8 +69,9 @@ import java.util.Set;
  *
  * <h2>Exactly-once sink</h2>
  * When the job runs distributed (transactional), rows become transactional half messages committed at the
- * checkpoints of their task, in producer group {@code rsql_<job>_<table>_tx} (or {@code producerGroup});
- * halves left open by a crash are resolved by the broker's transaction check, which the job answers. Options:
+ * checkpoints of their task, in producer group {@code rsql_<job>_<table>_tx_<task>} (or {@code <producerGroup>_<task>})
+ * registered by the process running the task; halves left open by a crash are resolved by the broker's transaction
+ * check, which that process answers. Options:
  * {@code sink.transaction.commit-window} (halves older than this at commit are left to the broker's check; default
  * half of the brokers' {@code transactionTimeOut} minus {@code transactionOpBatchInterval}; make {@code
  * transactionTimeOut} longer than a checkpoint so that the sink commits nearly everything itself),

@@ -39,9 +39,11 @@ import java.util.concurrent.ScheduledExecutorService;
  *
  * <p>When the job is transactional ({@link dev.rsql.runtime.connector.JobInfo#sinkTransactions()} not null) the
  * producer is a {@link TransactionMQProducer} in group {@code rsql_<job>_<table>_tx}, the same in every process of the
- * job: the broker sends the checks of half messages left open by a crashed process to any live producer of the
- * group, and {@link RocketMqTransactionCheck} answers them from the job. Writers then send half messages
- * ({@link RocketMqTransactionalSinkWriter}) and commit them at checkpoints ({@link HalfMessageCommitter}).
+ * job. Writers send half messages ({@link RocketMqTransactionalSinkWriter}) and commit them at checkpoints
+ * ({@link HalfMessageCommitter}); each task's halves name the task's own group, registered where the task runs
+ * ({@link TaskProducerGroups}), so that the broker sends the checks of halves the task left open (at a crash, or
+ * older than the commit window) to the process running it. {@link RocketMqTransactionCheck} answers them from the
+ * job.
  */
 final class RocketMqSink implements Sink {
 
@@ -72,10 +74,10 @@ final class RocketMqSink implements Sink {
     final int sendTimeoutMillis;
     final int maxInFlight;          // transactional: half messages in flight per writer
     private final boolean coalescesUpserts;
-    final String producerGroup;
     private final SinkTransactions transactions;
     private final HalfMessageCommitter committer;   // null unless transactional
     private final UnendedHalves unended = new UnendedHalves();
+    private final TaskProducerGroups taskGroups;   // null unless transactional
     private final DefaultMQProducer producer;
     private volatile List<MessageQueue> queues;
     private volatile long queuesFetchedAt;
@@ -179,17 +181,19 @@ final class RocketMqSink implements Sink {
         context.createEncoder(options.defaultFormat(), physicalType);
 
         String group = transactions == null ? options.producerGroup() : options.transactionalProducerGroup();
-        this.producerGroup = group;
         DefaultMQProducer p;
         if (transactions == null) {
             p = options.rpcHook == null ? new DefaultMQProducer(group) : new DefaultMQProducer(group, options.rpcHook);
             p.setRetryTimesWhenSendFailed(options.sendRetries());
             p.setRetryTimesWhenSendAsyncFailed(options.sendRetries());
+            this.taskGroups = null;
         } else {
             TransactionMQProducer tp = options.rpcHook == null ? new TransactionMQProducer(group)
                     : new TransactionMQProducer(group, options.rpcHook);
-            tp.setTransactionListener(new RocketMqTransactionCheck(transactions, half -> isStored(tp, half), unended,
-                    options.job, options.table));
+            RocketMqTransactionCheck check = new RocketMqTransactionCheck(transactions, half -> isStored(tp, half),
+                    unended, group, options.job, options.table);
+            tp.setTransactionListener(check);
+            this.taskGroups = new TaskProducerGroups(options, group, check);
             // The client would resend a half whose send timed out, though it may be stored: the writer retries
             // only refusals.
             tp.setRetryTimesWhenSendFailed(0);
@@ -218,8 +222,9 @@ final class RocketMqSink implements Sink {
                     options.job, options.table, options.topic, queues.size(), group, options.namesrv);
         } else {
             // The broker sends transaction checks only to producers registered with it, and the client registers
-            // (heartbeat, every 30 s) only with brokers it has a route to, which it gets on its first send: a process
-            // that has not written yet must still answer the checks of halves a crashed one left.
+            // (heartbeat, every 30 s) only with brokers it has a route to, which it gets on its first send: the
+            // tasks' groups (TaskProducerGroups) register through this client as soon as their writers open, and
+            // halves of the sink's own group (written by versions before those) are answered here.
             MQClientInstance client = p.getDefaultMQProducerImpl().getMqClientFactory();
             client.updateTopicRouteInfoFromNameServer(options.topic);
             client.sendHeartbeatToAllBrokerWithLock();
@@ -262,6 +267,11 @@ final class RocketMqSink implements Sink {
             window = Math.min(window, (timeout - opBatch) / 2);
         }
         return Math.max(500, window);
+    }
+
+    /** The producer groups of the writer tasks running here; transactional sinks only. */
+    TaskProducerGroups taskGroups() {
+        return taskGroups;
     }
 
     DefaultMQProducer producer() {
@@ -354,6 +364,9 @@ final class RocketMqSink implements Sink {
         ScheduledExecutorService timer = retryTimer;
         if (timer != null) {
             timer.shutdownNow();
+        }
+        if (taskGroups != null) {
+            taskGroups.close();
         }
         producer.shutdown();
     }

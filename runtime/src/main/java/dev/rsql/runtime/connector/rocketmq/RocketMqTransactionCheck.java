@@ -9,8 +9,6 @@ import org.apache.rocketmq.common.message.MessageExt;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
@@ -21,11 +19,12 @@ import java.util.function.LongSupplier;
  *
  * <p>How RocketMQ 5.3.3 checks: every {@code transactionCheckInterval} the broker walks its half queue; a half with
  * no end recorded and older than {@code transactionTimeOut} (by its born timestamp) is copied to the end of the half
- * queue and sent to one live producer of its producer group (round robin over the group's connections, whichever
- * process wrote it). UNKNOWN leaves it for the next round; after {@code transactionCheckMax} checks (default 15) the
- * broker gives up and moves it to {@code TRANS_CHECK_MAX_TIME_TOPIC}, where no consumer sees it: a half must not
- * stay UNKNOWN that long. Checks of one round run on a few threads, so halves committed by checks are stored in no
- * particular order. A round happens whether or not a producer of the group is alive; each one counts.
+ * queue and sent to one live producer of the producer group the half names (round robin over the group's
+ * connections). A task's halves name the task's own group, registered only by the process running the task
+ * ({@link TaskProducerGroups}). UNKNOWN leaves a half for the next round; after {@code transactionCheckMax} checks
+ * (default 15) the broker gives up and moves it to {@code TRANS_CHECK_MAX_TIME_TOPIC}, where no consumer sees it: a
+ * half must not stay UNKNOWN that long. Checks of one round run on a few threads, so halves committed by checks are
+ * stored in no particular order. A round happens whether or not a producer of the group is alive; each one counts.
  *
  * <p>A half of a committed transaction may have been stored already. The broker records ends asynchronously (op
  * messages, batched), and an end the job sent may still be in the broker's socket when a round starts (after a pause
@@ -42,14 +41,18 @@ import java.util.function.LongSupplier;
  * <p>The lookup does not see a commit whose end the broker has not processed yet, and the client sends the end of a
  * COMMIT answer one-way after this returns. When answers lag behind the rounds (after an outage every half is old at
  * once, and each answer takes a lookup), the next round copies a half again while the answer to its previous copy is
- * still queued here, so the same half comes twice within moments. A half answered COMMIT here is therefore not
- * answered COMMIT again for {@link #COMMIT_HOLD_MILLIS}: its end lands meanwhile and the lookup then sees it; if the
- * end was lost, a later check commits it. Across processes there is no such record, so the process running the
- * transaction's task ({@link SinkTransactions#writerRunsHere}) commits from a half's second check and the others only
- * from its {@value #OTHER_PROCESS_FIRST_CHECK}th: by then the first one has had its chances, and its ends have had
- * time to land even at a broker that is slow after a restart (ends were seen stored 13 s after they were sent), so
- * the lookup finds what it committed. The others still look up every copy from its second check and roll back the
- * copies whose message is stored. They must commit eventually: the broker picks a producer by a counter that moves
+ * still queued here, so the same half comes twice within moments. A half answered COMMIT in this process is
+ * therefore not answered COMMIT again for {@link RecentCommitAnswers#HOLD_MILLIS}, by any of its sinks: its end lands
+ * meanwhile and the lookup then sees it; if the end was lost, a later check commits it. Across processes there is no
+ * such record, so only the process running the transaction's task ({@link SinkTransactions#writerRunsHere}) commits;
+ * another one that gets a check (the task's group is still registered there for moments after the task left) answers
+ * UNKNOWN, or ROLLBACK to a copy whose message is stored.
+ *
+ * <p>Halves naming the sink's own group were written before each task had its group (an older version of the
+ * engine), and every process of the job gets their checks. For them the process running the task commits from a
+ * half's second check and the others only from its {@value #OTHER_PROCESS_FIRST_CHECK}th: by then the first one has
+ * had its chances, and its ends have had time to land even at a broker that is slow after a restart (ends were seen
+ * stored 13 s after they were sent). They must commit eventually: the broker picks a producer by a counter that moves
  * one per check, so with as many open halves per round as instances a half is sent to the same instance every round.
  */
 final class RocketMqTransactionCheck implements TransactionListener {
@@ -59,42 +62,43 @@ final class RocketMqTransactionCheck implements TransactionListener {
     private static final String CHECK_TIMES_PROPERTY = "TRANSACTION_CHECK_TIMES";
 
     /**
-     * The first check at which a process not running the transaction's task commits a half (see the class comment);
-     * the one running it commits from the second.
+     * The first check at which a process not running the transaction's task commits a half of the sink's own group
+     * (see the class comment); the one running it commits from the second.
      */
     static final int OTHER_PROCESS_FIRST_CHECK = 10;
-    /** How long a half answered COMMIT is not answered COMMIT again (see the class comment). */
-    static final long COMMIT_HOLD_MILLIS = 30_000;
-    private static final int COMMITTED_CAPACITY = 100_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(RocketMqTransactionCheck.class);
 
     private final SinkTransactions transactions;
     private final Stored stored;
     private final UnendedHalves unended;
+    /** The sink's own producer group: halves naming it were written before each task had its own. */
+    private final String sinkGroup;
+    private final RecentCommitAnswers recentCommits;
     private final String job;
     private final String table;
     private final LongSupplier clock;
     /** Transaction and answer pairs logged already: one line each, not one per message. */
     private final Set<String> logged = ConcurrentHashMap.newKeySet();
-    /** Unique key of each half answered COMMIT in the last {@link #COMMIT_HOLD_MILLIS}, with when; oldest first. */
-    private final LinkedHashMap<String, Long> committedAt = new LinkedHashMap<>();
 
     /** Whether the message of a checked half is in its topic already; throws when that cannot be told now. */
     interface Stored {
         boolean test(MessageExt half) throws Exception;
     }
 
-    RocketMqTransactionCheck(SinkTransactions transactions, Stored stored, UnendedHalves unended, String job,
-            String table) {
-        this(transactions, stored, unended, job, table, System::currentTimeMillis);
+    RocketMqTransactionCheck(SinkTransactions transactions, Stored stored, UnendedHalves unended, String sinkGroup,
+            String job, String table) {
+        this(transactions, stored, unended, sinkGroup, RecentCommitAnswers.IN_THIS_PROCESS, job, table,
+                System::currentTimeMillis);
     }
 
-    RocketMqTransactionCheck(SinkTransactions transactions, Stored stored, UnendedHalves unended, String job,
-            String table, LongSupplier clock) {
+    RocketMqTransactionCheck(SinkTransactions transactions, Stored stored, UnendedHalves unended, String sinkGroup,
+            RecentCommitAnswers recentCommits, String job, String table, LongSupplier clock) {
         this.transactions = transactions;
         this.stored = stored;
         this.unended = unended;
+        this.sinkGroup = sinkGroup;
+        this.recentCommits = recentCommits;
         this.job = job;
         this.table = table;
         this.clock = clock;
@@ -157,7 +161,7 @@ final class RocketMqTransactionCheck implements TransactionListener {
                 return notYet;
             }
         }
-        if (!claimCommit(key)) {
+        if (key != null && !recentCommits.claim(key, clock.getAsLong())) {
             if (firstTime(txId + "/held")) {
                 LOG.info("job={} table={}: broker check of transaction {} answered UNKNOWN for a copy of a half"
                         + " answered COMMIT moments ago, whose end may not have landed yet", job, table, txId);
@@ -169,7 +173,8 @@ final class RocketMqTransactionCheck implements TransactionListener {
 
     /**
      * For a half that may be stored: wait for its second check, roll back a copy whose message is stored, wait while
-     * another process has its chances first; null when it may be committed.
+     * its task runs elsewhere (for a half of the sink's own group: while the process running it has its chances
+     * first); null when it may be committed.
      */
     private LocalTransactionState afterLookup(MessageExt msg, String txId, int times) {
         if (times < 2) {
@@ -188,34 +193,11 @@ final class RocketMqTransactionCheck implements TransactionListener {
                     + " again: {}", job, table, msg.getTransactionId(), txId, e.toString());
             return LocalTransactionState.UNKNOW;
         }
-        if (times < OTHER_PROCESS_FIRST_CHECK && !transactions.writerRunsHere(txId)) {
+        boolean sinkGroupHalf = sinkGroup.equals(msg.getProperty(MessageConst.PROPERTY_PRODUCER_GROUP));
+        if ((times < OTHER_PROCESS_FIRST_CHECK || !sinkGroupHalf) && !transactions.writerRunsHere(txId)) {
             return LocalTransactionState.UNKNOW;
         }
         return null;
-    }
-
-    /** Records that the half with unique key {@code key} is answered COMMIT now; false if it was within the hold. */
-    private boolean claimCommit(String key) {
-        if (key == null) {
-            return true;
-        }
-        long now = clock.getAsLong();
-        synchronized (committedAt) {
-            Iterator<Long> oldest = committedAt.values().iterator();
-            while (oldest.hasNext()) {
-                long at = oldest.next();
-                if (now - at < COMMIT_HOLD_MILLIS && committedAt.size() <= COMMITTED_CAPACITY) {
-                    break;
-                }
-                oldest.remove();
-            }
-            Long at = committedAt.get(key);
-            if (at != null) {
-                return false;
-            }
-            committedAt.put(key, now);
-            return true;
-        }
     }
 
     private static int checkTimes(MessageExt msg) {

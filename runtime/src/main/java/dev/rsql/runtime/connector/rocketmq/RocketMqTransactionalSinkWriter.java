@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  * what a row becomes and which queue it goes to), committed by {@link #commit} through {@link HalfMessageCommitter}.
  *
  * <p>A half is a message with properties {@code TRAN_MSG=true} and {@code PGROUP=<producer group>}, as {@code
- * DefaultMQProducerImpl.sendMessageInTransaction} sets them, plus the transaction id in {@value
+ * DefaultMQProducerImpl.sendMessageInTransaction} sets them (the group is the task's, registered here while the writer
+ * is open: {@link TaskProducerGroups}), plus the transaction id in {@value
  * RocketMqTransactionCheck#TRANSACTION_PROPERTY} for the broker's check. The broker stores it in its half topic,
  * invisible to consumers. Halves cannot be batched: the 5.3.3 broker stores a batch as plain messages unless the
  * batch is flagged, and rejects a flagged batch (MESSAGE_ILLEGAL). So each is sent alone, asynchronously, at most
@@ -43,6 +44,7 @@ final class RocketMqTransactionalSinkWriter implements SinkWriter {
     private final RocketMqRowMessages messages;
     private final SinkWriterContext context;
     private final String taskId;
+    private final String producerGroup;   // the task's, named by its halves
     private final PendingSends pending;
     private final Map<String, HalfMessages> open = new HashMap<>();
     private HalfMessages current;     // the transaction of the last write
@@ -58,6 +60,7 @@ final class RocketMqTransactionalSinkWriter implements SinkWriter {
         this.taskId = context.taskId();
         this.pending = new PendingSends(sink.options.table, taskId, sink.options.topic, sink.flushTimeoutMillis);
         this.coalesced = sink.coalescesUpserts() ? new CoalescedUpserts(sink.rowType(), sink.primaryKey()) : null;
+        this.producerGroup = sink.taskGroups().open(taskId);
     }
 
     @Override
@@ -92,12 +95,12 @@ final class RocketMqTransactionalSinkWriter implements SinkWriter {
 
     private void send(Row row, String txId) throws Exception {
         if (current == null || !current.transactionId.equals(txId)) {
-            current = open.computeIfAbsent(txId, HalfMessages::new);
+            current = open.computeIfAbsent(txId, id -> new HalfMessages(id, producerGroup));
         }
         Message msg = messages.toMessage(row);
         MessageQueue queue = messages.queueFor(msg);
         MessageAccessor.putProperty(msg, MessageConst.PROPERTY_TRANSACTION_PREPARED, "true");
-        MessageAccessor.putProperty(msg, MessageConst.PROPERTY_PRODUCER_GROUP, sink.producerGroup);
+        MessageAccessor.putProperty(msg, MessageConst.PROPERTY_PRODUCER_GROUP, producerGroup);
         msg.putUserProperty(RocketMqTransactionCheck.TRANSACTION_PROPERTY, txId);
         HalfMessages.Half half = current.add(queue, msg.getKeys());
         pending.acquire(sink.maxInFlight);
@@ -197,21 +200,28 @@ final class RocketMqTransactionalSinkWriter implements SinkWriter {
     private record Committing(String transactionId, int count, HalfMessageCommitter.Round round) {
     }
 
-    /** Flushes; halves of transactions not committed are left to the broker's check, which the job answers. */
+    /**
+     * Flushes; halves of transactions not committed are left to the broker's check, which the process the task runs
+     * in next answers.
+     */
     @Override
     public void close() throws Exception {
         if (closed) {
             return;
         }
         closed = true;
-        if (!pending.failed()) {
-            flush();
-        }
-        awaitCommitting();
-        if (!open.isEmpty()) {
-            LOG.info("job={} table={} task={}: closing with transactions {} not committed; the broker's transaction "
-                    + "check resolves their half messages", sink.options.job, sink.options.table, taskId,
-                    open.keySet());
+        try {
+            if (!pending.failed()) {
+                flush();
+            }
+            awaitCommitting();
+            if (!open.isEmpty()) {
+                LOG.info("job={} table={} task={}: closing with transactions {} not committed; the broker's "
+                        + "transaction check resolves their half messages", sink.options.job, sink.options.table,
+                        taskId, open.keySet());
+            }
+        } finally {
+            sink.taskGroups().close(taskId);
         }
     }
 }

@@ -139,36 +139,62 @@ class RocketMqSinkTransactionTest {
     }
 
     @Test
-    void halvesOfACrashedWriterAreResolvedByTheBrokerCheck() throws Exception {
+    void halvesOfACrashedWriterAreResolvedByTheBrokerCheckWhereTheirTaskRunsNow() throws Exception {
         String topic = createTopic("sink_tx_crash", 3);
         TableDescriptor t = table("tx_crash", columns(), Map.of("topic", topic));
         Sink crashing = sink(t, "tx_crash", "p1", new Answers());
-        TxContext ctx = new TxContext(0);
-        ctx.transactionId = "B";
-        SinkWriter w = crashing.createWriter(ctx);
+        TxContext task0 = new TxContext(0);
+        task0.transactionId = "B";
+        SinkWriter w0 = crashing.createWriter(task0);
+        TxContext task1 = new TxContext(1);
+        task1.transactionId = "E";
+        SinkWriter w1 = crashing.createWriter(task1);
         for (long i = 0; i < 50; i++) {
-            w.write(Row.insert(i, i));
+            w0.write(Row.insert(i, i));
         }
-        ctx.transactionId = "C";    // a checkpoint: B's checkpoint never becomes durable
+        task0.transactionId = "C";    // a checkpoint: B's checkpoint never becomes durable
         for (long i = 50; i < 120; i++) {
-            w.write(Row.insert(i, i));
+            w0.write(Row.insert(i, i));
+            w1.write(Row.insert(i + 1000, i));
         }
-        w.flush();
-        crashing.close();           // the process dies: neither B nor C is committed by the writer
+        w0.flush();
+        w1.flush();
+        crashing.close();           // the process dies: neither B, C nor E is committed by the writers
 
-        Answers answers = new Answers();
-        answers.answer("B", SinkTransactions.Outcome.ROLLBACK);
-        answers.answer("C", SinkTransactions.Outcome.COMMIT);
-        Sink survivor = sink(t, "tx_crash", "p2", answers);   // another process of the job: same producer group
+        // Two other processes of the job (same sink group): task 0 now runs in p2, task 1 in p3.
+        Answers p2 = new Answers();
+        Answers p3 = new Answers();
+        for (Answers a : List.of(p2, p3)) {
+            a.answer("B", SinkTransactions.Outcome.ROLLBACK);
+            a.answer("C", SinkTransactions.Outcome.COMMIT);
+            a.answer("E", SinkTransactions.Outcome.COMMIT);
+        }
+        Sink survivor2 = sink(t, "tx_crash", "p2", p2);
+        Sink survivor3 = sink(t, "tx_crash", "p3", p3);
+        TxContext resumed0 = new TxContext(0);
+        resumed0.transactionId = "F";
+        TxContext resumed1 = new TxContext(1);
+        resumed1.transactionId = "G";
+        SinkWriter r0 = survivor2.createWriter(resumed0);
+        SinkWriter r1 = survivor3.createWriter(resumed1);
         try {
-            await(CHECK_TIMEOUT, () -> storedCount(topic) >= 70 && answers.asked("B") > 0 && openHalves(topic) == 0,
-                    () -> "C visible, B checked and every half ended; stored " + storedCount(topic) + ", open "
-                            + openHalves(topic) + ", asked " + answers.asked);
+            await(CHECK_TIMEOUT, () -> storedCount(topic) >= 140 && p2.asked("B") > 0 && openHalves(topic) == 0,
+                    () -> "C and E visible, B checked and every half ended; stored " + storedCount(topic)
+                            + ", open " + openHalves(topic) + ", asked p2 " + p2.asked + ", p3 " + p3.asked);
             awaitCheckPassedEverything(topic);
-            assertEquals(LongStream.range(50, 120).boxed().collect(Collectors.toSet()), ids(readAll(topic)));
-            assertEquals(70, storedCount(topic), "C's rows once, none of B's");
+            Set<Long> expected = LongStream.range(50, 120).boxed().collect(Collectors.toSet());
+            expected.addAll(LongStream.range(1050, 1120).boxed().collect(Collectors.toSet()));
+            assertEquals(expected, ids(readAll(topic)));
+            assertEquals(140, storedCount(topic), "C's and E's rows once, none of B's");
+            // each task's checks went only where it runs
+            assertEquals(0, p2.asked("E"), "p2 was asked about task 1's halves: " + p2.asked);
+            assertEquals(0, p3.asked("B") + p3.asked("C"), "p3 was asked about task 0's halves: " + p3.asked);
+            assertTrue(p3.asked("E") > 0, "p3 answered task 1's halves: " + p3.asked);
         } finally {
-            survivor.close();
+            r0.close();
+            r1.close();
+            survivor2.close();
+            survivor3.close();
         }
     }
 

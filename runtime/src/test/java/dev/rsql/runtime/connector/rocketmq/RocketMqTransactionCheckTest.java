@@ -23,13 +23,28 @@ class RocketMqTransactionCheckTest {
     private final Set<String> storedKeys = new HashSet<>();
     private long now = 1_000_000;
     private final UnendedHalves unended = new UnendedHalves();
-    private final RocketMqTransactionCheck check = new RocketMqTransactionCheck(outcomes::get,
-            half -> storedKeys.contains(half.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX)),
-            unended, "job", "sink", () -> now);
+    /** What this process answered COMMIT lately, shared by its sinks. */
+    private final RecentCommitAnswers recentCommits = new RecentCommitAnswers();
+    private final RocketMqTransactionCheck check = check(outcomes::get, unended);
 
+    private static final String SINK_GROUP = "rsql_job_sink_tx";
+    private static final String TASK_GROUP = TaskProducerGroups.groupOf(SINK_GROUP, "exchange-1#0");
+
+    private RocketMqTransactionCheck check(SinkTransactions transactions, UnendedHalves left) {
+        return new RocketMqTransactionCheck(transactions,
+                half -> storedKeys.contains(half.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX)),
+                left, SINK_GROUP, recentCommits, "job", "sink", () -> now);
+    }
+
+    /** A half of a task's own group. */
     private static MessageExt half(String transaction, String key, Integer checkTimes) {
+        return half(TASK_GROUP, transaction, key, checkTimes);
+    }
+
+    private static MessageExt half(String group, String transaction, String key, Integer checkTimes) {
         MessageExt m = new MessageExt();
         m.setTopic("out");
+        MessageAccessor.putProperty(m, MessageConst.PROPERTY_PRODUCER_GROUP, group);
         m.putUserProperty(RocketMqTransactionCheck.TRANSACTION_PROPERTY, transaction);
         MessageAccessor.putProperty(m, MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX, key);
         if (checkTimes != null) {
@@ -59,9 +74,7 @@ class RocketMqTransactionCheckTest {
                 return live.getAsBoolean();
             }
         };
-        return new RocketMqTransactionCheck(transactions,
-                half -> storedKeys.contains(half.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX)),
-                left, "job", "sink", () -> now);
+        return check(transactions, left);
     }
 
     @Test
@@ -84,20 +97,51 @@ class RocketMqTransactionCheckTest {
         storedKeys.add("m1");
         assertEquals(LocalTransactionState.ROLLBACK_MESSAGE, check.checkLocalTransaction(half("t-commit", "m1", 4)));
         // An end that never landed: a later check commits the half again.
-        now += RocketMqTransactionCheck.COMMIT_HOLD_MILLIS;
+        now += RecentCommitAnswers.HOLD_MILLIS;
         assertEquals(LocalTransactionState.COMMIT_MESSAGE, check.checkLocalTransaction(half("t-commit", "m6", 5)));
     }
 
     @Test
-    void aProcessNotRunningTheTransactionsTaskCommitsOnlyAfterItHadItsChances() {
+    void aCopyAnsweredCommitBeforeTheJobRestartedIsNotCommittedAgainByItsNextRun() {
+        // The job restarts and opens its sinks again, within a second of the first COMMIT: same process, new check.
+        RocketMqTransactionCheck before = committedCheck(true, () -> false, new UnendedHalves());
+        RocketMqTransactionCheck after = committedCheck(true, () -> false, new UnendedHalves());
+        assertEquals(LocalTransactionState.COMMIT_MESSAGE, before.checkLocalTransaction(half("t-commit", "m13", 8)));
+        now += 1_000;
+        assertEquals(LocalTransactionState.UNKNOW, after.checkLocalTransaction(half("t-commit", "m13", 9)));
+        storedKeys.add("m13");
+        assertEquals(LocalTransactionState.ROLLBACK_MESSAGE, after.checkLocalTransaction(half("t-commit", "m13", 10)));
+    }
+
+    @Test
+    void aProcessNotRunningTheTransactionsTaskNeverCommitsItsHalves() {
+        // The task's group is registered there for moments after the task left: its checks come there too.
         RocketMqTransactionCheck other = committedCheck(false, () -> false, new UnendedHalves());
         int first = RocketMqTransactionCheck.OTHER_PROCESS_FIRST_CHECK;
-        assertEquals(LocalTransactionState.UNKNOW, other.checkLocalTransaction(half("t-commit", "m8", 2)));
-        assertEquals(LocalTransactionState.UNKNOW, other.checkLocalTransaction(half("t-commit", "m8", first - 1)));
-        assertEquals(LocalTransactionState.COMMIT_MESSAGE, other.checkLocalTransaction(half("t-commit", "m8", first)));
+        for (int times : new int[] {1, 2, first - 1, first, first + 1, 1000}) {
+            assertEquals(LocalTransactionState.UNKNOW, other.checkLocalTransaction(half("t-commit", "m8", times)));
+        }
         // copies of stored messages are rolled back from the second check on, so that they do not linger
         storedKeys.add("m9");
         assertEquals(LocalTransactionState.ROLLBACK_MESSAGE, other.checkLocalTransaction(half("t-commit", "m9", 2)));
+    }
+
+    @Test
+    void halvesOfTheSinksOwnGroupAreCommittedByTheOtherProcessesOnceTheOneRunningTheTaskHadItsChances() {
+        // Written before each task had its group: their checks reach every process of the job.
+        RocketMqTransactionCheck other = committedCheck(false, () -> false, new UnendedHalves());
+        int first = RocketMqTransactionCheck.OTHER_PROCESS_FIRST_CHECK;
+        assertEquals(LocalTransactionState.UNKNOW, other.checkLocalTransaction(half(SINK_GROUP, "t-commit", "m14", 2)));
+        assertEquals(LocalTransactionState.UNKNOW,
+                other.checkLocalTransaction(half(SINK_GROUP, "t-commit", "m14", first - 1)));
+        assertEquals(LocalTransactionState.COMMIT_MESSAGE,
+                other.checkLocalTransaction(half(SINK_GROUP, "t-commit", "m14", first)));
+        storedKeys.add("m15");
+        assertEquals(LocalTransactionState.ROLLBACK_MESSAGE,
+                other.checkLocalTransaction(half(SINK_GROUP, "t-commit", "m15", 2)));
+        // the process running the task commits them from their second check
+        assertEquals(LocalTransactionState.COMMIT_MESSAGE,
+                check.checkLocalTransaction(half(SINK_GROUP, "t-commit", "m16", 2)));
     }
 
     @Test
