@@ -200,9 +200,7 @@ final class RocketMqSink implements Sink {
             tp.setRetryTimesWhenSendAsyncFailed(0);
             p = tp;
         }
-        p.setNamesrvAddr(options.namesrv);
-        p.setInstanceName(options.clientInstanceName("producer"));
-        p.setSendMsgTimeout(sendTimeoutMillis);
+        onSinkClient(options, p).setSendMsgTimeout(sendTimeoutMillis);
         try {
             p.start();
         } catch (MQClientException e) {
@@ -267,6 +265,16 @@ final class RocketMqSink implements Sink {
             window = Math.min(window, (timeout - opBatch) / 2);
         }
         return Math.max(500, window);
+    }
+
+    /**
+     * Puts a producer on the sink's client instance (name server, instance name), whose connections and threads the
+     * sink's producers share.
+     */
+    static <P extends DefaultMQProducer> P onSinkClient(RocketMqOptions options, P producer) {
+        producer.setNamesrvAddr(options.namesrv);
+        producer.setInstanceName(options.clientInstanceName("producer"));
+        return producer;
     }
 
     /** The producer groups of the writer tasks running here; transactional sinks only. */

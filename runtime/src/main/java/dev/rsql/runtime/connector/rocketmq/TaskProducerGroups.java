@@ -60,8 +60,7 @@ final class TaskProducerGroups implements AutoCloseable {
             TransactionMQProducer p = options.rpcHook == null ? new TransactionMQProducer(group)
                     : new TransactionMQProducer(group, options.rpcHook);
             p.setTransactionListener(check);
-            p.setNamesrvAddr(options.namesrv);
-            p.setInstanceName(options.clientInstanceName("producer"));
+            RocketMqSink.onSinkClient(options, p);
             try {
                 p.start();   // registers the group and sends a heartbeat to the brokers at once
             } catch (MQClientException e) {

@@ -38,9 +38,6 @@ public final class GroupAggregateOperator implements Operator {
         long applyTo(Object[] acc, long count);
     }
 
-    /** Entries cached per state (the groups' rows, each view's entries), unless the job sets {@code group.state-cache.keys}. */
-    static final int DEFAULT_CACHE_CAPACITY = 10_000;
-
     private final String id;
     private final List<AggregateCall> calls;
     private final boolean readsUpdates;
@@ -79,7 +76,8 @@ public final class GroupAggregateOperator implements Operator {
         this.context = context;
         accumulators = new Accumulators(calls, readsUpdates);
         accumulators.open(context);
-        int capacity = Math.max(0, context.parameters().getInt(DEFAULT_CACHE_CAPACITY, "group.state-cache.keys"));
+        // per state: the groups' rows and each view's entries; 0 caches nothing
+        int capacity = KeyedStateCache.capacity(context, "group.state-cache.keys", 0);
         accumulators.keepViewsInState(id, (name, values) -> {
             KeyedStateCache<Object> cache = new KeyedStateCache<>(
                     context.stateBackend().valueState(id, name, values), capacity);

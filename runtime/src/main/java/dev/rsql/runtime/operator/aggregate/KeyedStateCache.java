@@ -63,7 +63,7 @@ final class KeyedStateCache<V> {
         }
     }
 
-    /** Keys cached per operator and task, unless the job sets {@code window.state-cache.keys}. */
+    /** Entries cached per state of an operator and task, unless the job's setting says otherwise. */
     static final int DEFAULT_CAPACITY = 10_000;
 
     private final KeyedValueState<V> state;
@@ -72,9 +72,9 @@ final class KeyedStateCache<V> {
     /** Entries changed since they were last written (some may have been written on eviction since). */
     private final List<Entry<V>> changed = new ArrayList<>();
 
-    /** The capacity the job's settings give a window aggregation. */
-    static int capacity(OperatorContext context) {
-        return Math.max(1, context.parameters().getInt(DEFAULT_CAPACITY, "window.state-cache.keys"));
+    /** The capacity the job's {@code setting} gives, at least {@code min}. */
+    static int capacity(OperatorContext context, String setting, int min) {
+        return Math.max(min, context.parameters().getInt(DEFAULT_CAPACITY, setting));
     }
 
     KeyedStateCache(KeyedValueState<V> state, int capacity) {

@@ -66,7 +66,8 @@ abstract class KeyedWindowAggregation implements Operator {
     final KeyedStateCache<List<Object[]>> keyedWindowLists(OperatorContext context, String name,
                                                            List<DataType> columns) {
         return new KeyedStateCache<>(context.stateBackend().valueState(node.id(), name,
-                new RowListSerializer(new RowSerializer(columns))), KeyedStateCache.capacity(context));
+                new RowListSerializer(new RowSerializer(columns))),
+                KeyedStateCache.capacity(context, "window.state-cache.keys", 1));
     }
 
     /** Hands what the operator keeps in the heap to its state, before a checkpoint. */
