@@ -35,4 +35,9 @@ public interface KeyedValueState<V> {
 
     /** Every value of this state, ordered by key group, key and namespace. */
     CloseableIterator<StateEntry<V>> all();
+
+    /** Every key and namespace of this state, as {@link #all}, with values or without (null) as is cheaper. */
+    default CloseableIterator<StateEntry<V>> keys() {
+        return all();
+    }
 }

@@ -17,8 +17,10 @@ import java.util.Map;
  * The values of one keyed state for the most recently used (key, namespace) pairs, in the heap: reads and writes of
  * an active key cost no state access. A changed value is written back when its entry is evicted (least recently used
  * first, beyond {@code capacity} entries) and at {@link #flush}, which operators call before every checkpoint, so a
- * snapshot holds every change. A value set to null is removed from state. With capacity 0 nothing is kept: a value is
- * read at every {@link #get} and written at once by {@link Entry#changed} (so set it first).
+ * snapshot holds every change. A value set to null is removed from state. A {@link StoredKeysFilter} of the pairs the
+ * state may hold (those it held at the start and those written since) answers most misses of new pairs without reading
+ * the state. With capacity 0 nothing is kept and there is no filter: a value is read at every {@link #get} and written
+ * at once by {@link Entry#changed} (so set it first).
  */
 final class KeyedStateCache<V> {
 
@@ -36,9 +38,7 @@ final class KeyedStateCache<V> {
             this.key = key;
             this.namespace = namespace;
             this.value = value;
-            // Not Arrays.hashCode: serialized numbers collide there (BIGINTs 1,000 to 101,000 share 9,122 hashes),
-            // and the map's buckets became trees of colliding entries.
-            this.hash = Murmur3.hash32(namespace, Murmur3.hash32(key, 0));
+            this.hash = hash(key, namespace);
         }
 
         void changed() {
@@ -71,6 +71,8 @@ final class KeyedStateCache<V> {
     private final Map<Entry<V>, Entry<V>> entries;
     /** Entries changed since they were last written (some may have been written on eviction since). */
     private final List<Entry<V>> changed = new ArrayList<>();
+    /** Null when there is none (capacity 0) or it outgrew its bound. */
+    private StoredKeysFilter stored;
 
     /** The capacity the job's {@code setting} gives, at least {@code min}. */
     static int capacity(OperatorContext context, String setting, int min) {
@@ -78,8 +80,14 @@ final class KeyedStateCache<V> {
     }
 
     KeyedStateCache(KeyedValueState<V> state, int capacity) {
+        this(state, capacity, StoredKeysFilter.defaultMaxBytes());
+    }
+
+    /** A cache whose filter takes at most {@code filterBytes}. */
+    KeyedStateCache(KeyedValueState<V> state, int capacity, long filterBytes) {
         this.state = state;
         this.capacity = capacity;
+        this.stored = capacity == 0 ? null : filterOf(state, filterBytes);
         this.entries = new LinkedHashMap<>(Math.min(capacity, 1024), 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<Entry<V>, Entry<V>> eldest) {
@@ -90,6 +98,26 @@ final class KeyedStateCache<V> {
                 return true;
             }
         };
+    }
+
+    /** A filter of the pairs {@code state} holds now, or null if they are too many for {@code maxBytes}. */
+    private static StoredKeysFilter filterOf(KeyedValueState<?> state, long maxBytes) {
+        StoredKeysFilter filter = new StoredKeysFilter(maxBytes);
+        try (CloseableIterator<? extends StateEntry<?>> it = state.keys()) {
+            while (it.hasNext()) {
+                StateEntry<?> e = it.next();
+                if (!filter.add(hash(e.key(), e.namespace()))) {
+                    return null;
+                }
+            }
+        }
+        return filter;
+    }
+
+    // Not Arrays.hashCode: serialized numbers collide there (BIGINTs 1,000 to 101,000 share 9,122 hashes), and the
+    // map's buckets became trees of colliding entries.
+    private static int hash(byte[] key, byte[] namespace) {
+        return Murmur3.hash32(namespace, Murmur3.hash32(key, 0));
     }
 
     /** The entry of a key (namespace {@link Namespaces#EMPTY}), read from state if not cached (value null if none). */
@@ -106,7 +134,7 @@ final class KeyedStateCache<V> {
         }
         Entry<V> e = entries.get(probe);
         if (e == null) {
-            probe.value = state.get(key, namespace);
+            probe.value = stored != null && !stored.mightContain(probe.hash) ? null : state.get(key, namespace);
             entries.put(probe, probe);
             e = probe;
         }
@@ -142,6 +170,9 @@ final class KeyedStateCache<V> {
             state.remove(e.key, e.namespace);
         } else {
             state.put(e.key, e.namespace, e.value);
+            if (stored != null && !stored.add(e.hash)) {
+                stored = null;
+            }
         }
     }
 

@@ -18,17 +18,24 @@ final class RocksDbValueState<V> implements KeyedValueState<V> {
     private final int stateId;
     private final String description;
     private final TypeSerializer<V> serializer;
-    private final RocksDbIterator.Decoder<StateEntry<V>> decoder;
+    private final RocksDbIterator.Decoder<StateEntry<V>> decoder = decoder(true);
+    private final RocksDbIterator.Decoder<StateEntry<V>> keyDecoder = decoder(false);
 
     RocksDbValueState(RocksDbStateBackend backend, int stateId, String description, TypeSerializer<V> serializer) {
         this.backend = backend;
         this.stateId = stateId;
         this.description = description;
         this.serializer = serializer;
-        // [state id 4][key group 2][varint length][key][namespace]
-        this.decoder = (k, v) -> {
+    }
+
+    /**
+     * Stored entries as key, namespace and, if {@code values}, the value (read when called, so after the constructor).
+     * Stored keys: [state id 4][key group 2][varint length][key][namespace].
+     */
+    private RocksDbIterator.Decoder<StateEntry<V>> decoder(boolean values) {
+        return (k, v) -> {
             byte[][] parts = KeyBuffer.keyAndNamespace(k, 6);
-            return new StateEntry<>(parts[0], parts[1], serializer.deserialize(v));
+            return new StateEntry<>(parts[0], parts[1], values ? serializer.deserialize(v) : null);
         };
     }
 
@@ -85,9 +92,18 @@ final class RocksDbValueState<V> implements KeyedValueState<V> {
 
     @Override
     public CloseableIterator<StateEntry<V>> all() {
+        return scan(decoder);
+    }
+
+    @Override
+    public CloseableIterator<StateEntry<V>> keys() {
+        return scan(keyDecoder);
+    }
+
+    private CloseableIterator<StateEntry<V>> scan(RocksDbIterator.Decoder<StateEntry<V>> entries) {
         backend.ensureOpen();
         byte[] prefix = KeyBuffer.intBytes(stateId);
-        return new RocksDbIterator<>(backend, backend.valuesCf(), prefix, KeyBuffer.successor(prefix), decoder);
+        return new RocksDbIterator<>(backend, backend.valuesCf(), prefix, KeyBuffer.successor(prefix), entries);
     }
 
     @Override
