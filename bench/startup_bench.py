@@ -24,9 +24,9 @@ import subprocess
 import sys
 import time
 
-from benchutil import ROOT, WORK
+from benchutil import ROOT, SHARED, WORK
 
-RULES40 = os.path.join(ROOT, '..', '..', 'shared', 'peers', 'flink', 'queries', 'rules40.sql')
+RULES40 = os.path.join(SHARED, 'peers', 'flink', 'queries', 'rules40.sql')
 DEFAULT_LOGS = '/work/perf/data/logs/logs.json'
 TRACE = re.compile(r'^startup\s+(\d+) ms\s+cpu\s+(\d+) ms\s+(?:thread\s+(\d+) ms\s+)?classes\s+(\d+)\s+(.*)$')
 

@@ -167,7 +167,9 @@ final class KeyedStateCache<V> {
 
     private void write(Entry<V> e) {
         if (e.value == null) {
-            state.remove(e.key, e.namespace);
+            if (stored == null || stored.mightContain(e.hash)) {
+                state.remove(e.key, e.namespace);   // else never stored: nothing to remove (a window opened and fired)
+            }
         } else {
             state.put(e.key, e.namespace, e.value);
             if (stored != null && !stored.add(e.hash)) {

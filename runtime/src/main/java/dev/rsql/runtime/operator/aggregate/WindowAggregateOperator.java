@@ -5,7 +5,6 @@ import dev.rsql.runtime.graph.EmitSpec;
 import dev.rsql.runtime.graph.WindowAggregateNode;
 import dev.rsql.runtime.operator.OperatorContext;
 import dev.rsql.runtime.operator.Output;
-import dev.rsql.runtime.state.KeyedValueState;
 import dev.rsql.runtime.state.Namespaces;
 import dev.rsql.runtime.state.RowSerializer;
 import dev.rsql.runtime.types.DataType;
@@ -18,7 +17,10 @@ import java.util.List;
  * A windowed GROUP BY over rows that carry their whole window (TUMBLE, and HOP or CUMULATE when not sliced). State
  * holds, per group key and window, the row count, the accumulators and what was last emitted; a timer at the window's
  * last millisecond fires it once the watermark (or, for processing-time windows, the clock) gets there — firing reads
- * only the due timers, never the whole state. Per {@link EmitSpec}, results may also be emitted early (before the
+ * only the due timers, never the whole state. The values of the active (key, window) pairs stay in the heap
+ * ({@link KeyedStateCache}, {@code window.state-cache.keys}) and reach state at checkpoints or when evicted, so a row
+ * of an active window costs no state access, and a window opened and fired between two checkpoints none at all. Per
+ * {@link EmitSpec}, results may also be emitted early (before the
  * window closes) and late (for rows within the allowed lateness); a result that changes is emitted as -U/+U. Session
  * windows are {@link SessionWindowAggregateOperator}'s, sliced windows {@link SlicingWindowAggregateOperator}'s.
  *
@@ -33,7 +35,7 @@ public final class WindowAggregateOperator extends KeyedWindowAggregation {
     private static final int PENDING = 3;
     private static final int ACC = 4;
 
-    private KeyedValueState<Object[]> state;
+    private KeyedStateCache<Object[]> state;
 
     public WindowAggregateOperator(WindowAggregateNode node, Output output) {
         super(node, output);
@@ -51,7 +53,13 @@ public final class WindowAggregateOperator extends KeyedWindowAggregation {
         stored.add(DataType.of(DataType.Kind.BOOLEAN).notNull());
         stored.add(DataType.of(DataType.Kind.BIGINT));
         stored.addAll(accumulators.types());
-        state = context.stateBackend().valueState(node.id(), "windows", new RowSerializer(stored));
+        state = new KeyedStateCache<>(context.stateBackend().valueState(node.id(), "windows",
+                new RowSerializer(stored)), KeyedStateCache.capacity(context, "window.state-cache.keys", 0));
+    }
+
+    @Override
+    void flushState() {
+        state.flush();
     }
 
     @Override
@@ -64,7 +72,7 @@ public final class WindowAggregateOperator extends KeyedWindowAggregation {
         if (isLate(end)) {
             lateRows.late(in, start, end, watermark);
         } else {
-            update(keyBytes, row, start, end, state.get(keyBytes, Namespaces.window(start, end)));
+            update(state.get(keyBytes, Namespaces.window(start, end)), row, start, end);
         }
     }
 
@@ -77,9 +85,9 @@ public final class WindowAggregateOperator extends KeyedWindowAggregation {
         return stored;
     }
 
-    /** Applies a row to one window (given its current stored value, null if new) and emits as the strategy says. */
-    private void update(byte[] keyBytes, Row row, long start, long end, Object[] stored) throws Exception {
-        byte[] ns = Namespaces.window(start, end);
+    /** Applies a row to one window (its entry's value null if new) and emits as the strategy says. */
+    private void update(KeyedStateCache.Entry<Object[]> window, Row row, long start, long end) throws Exception {
+        Object[] stored = window.value;
         boolean fresh = stored == null;
         if (fresh) {
             if (!row.kind().isAccumulate()) {
@@ -91,9 +99,11 @@ public final class WindowAggregateOperator extends KeyedWindowAggregation {
         stored[COUNT] = (Long) stored[COUNT] + accumulate(acc, row);
         System.arraycopy(acc, 0, stored, ACC, acc.length);
         if ((Long) stored[COUNT] == 0) {
-            remove(keyBytes, start, end, stored);
+            remove(window, start, end);
             return;
         }
+        byte[] keyBytes = window.key;
+        byte[] ns = window.namespace;
         if (fresh) {
             registerTimer(end - 1, keyBytes, ns);
             if (eventTime && emit.allowedLateness() > 0) {
@@ -112,13 +122,16 @@ public final class WindowAggregateOperator extends KeyedWindowAggregation {
                 context.requestProcessingTime(at);
             }
         }
-        state.put(keyBytes, ns, stored);
+        window.value = stored;
+        window.changed();
     }
 
     /** Drops a window's state and timers; a result already emitted for it is taken back. */
-    private void remove(byte[] keyBytes, long start, long end, Object[] stored) throws Exception {
-        byte[] ns = Namespaces.window(start, end);
-        state.remove(keyBytes, ns);
+    private void remove(KeyedStateCache.Entry<Object[]> window, long start, long end) throws Exception {
+        Object[] stored = window.value;
+        byte[] keyBytes = window.key;
+        byte[] ns = window.namespace;
+        drop(window);
         if (eventTime) {
             timers.deleteEventTimeTimer(end - 1, keyBytes, ns);
             if (emit.allowedLateness() > 0) {
@@ -127,11 +140,18 @@ public final class WindowAggregateOperator extends KeyedWindowAggregation {
         } else {
             timers.deleteProcessingTimeTimer(end - 1, keyBytes, ns);
         }
-        if (stored[PENDING] != null) {
-            timers.deleteProcessingTimeTimer((Long) stored[PENDING], keyBytes, ns);
-        }
         if (stored[EMITTED] != null) {
             results.retract(keyBytes, (Object[]) stored[EMITTED], start, end);
+        }
+    }
+
+    /** Removes a window's value from state, and its pending timer of an early or late firing. */
+    private void drop(KeyedStateCache.Entry<Object[]> window) {
+        Object[] stored = window.value;
+        window.value = null;
+        window.changed();
+        if (stored[PENDING] != null) {
+            timers.deleteProcessingTimeTimer((Long) stored[PENDING], window.key, window.namespace);
         }
     }
 
@@ -143,54 +163,45 @@ public final class WindowAggregateOperator extends KeyedWindowAggregation {
 
     @Override
     void onEventTime(long time, byte[] keyBytes, byte[] ns) throws Exception {
-        Object[] stored = state.get(keyBytes, ns);
-        if (stored == null) {
+        KeyedStateCache.Entry<Object[]> window = state.get(keyBytes, ns);
+        if (window.value == null) {
             return;
         }
-        long start = Namespaces.windowStart(ns);
-        long end = Namespaces.windowEnd(ns);
-        if (time == end - 1) {
-            fire(keyBytes, ns, stored, start, end);
+        if (time == Namespaces.windowEnd(ns) - 1) {
+            fire(window);
         } else {
-            // End of the allowed lateness: the window can no longer change.
-            state.remove(keyBytes, ns);
-            if (stored[PENDING] != null) {
-                timers.deleteProcessingTimeTimer((Long) stored[PENDING], keyBytes, ns);
-            }
+            drop(window);   // end of the allowed lateness: the window can no longer change
         }
     }
 
     /** The window's end was reached: emit its result; keep it only while late rows may still change it. */
-    private void fire(byte[] keyBytes, byte[] ns, Object[] stored, long start, long end) throws Exception {
-        emitResult(keyBytes, stored, start, end);
+    private void fire(KeyedStateCache.Entry<Object[]> window) throws Exception {
+        Object[] stored = window.value;
+        emitResult(window.key, stored, Namespaces.windowStart(window.namespace), Namespaces.windowEnd(window.namespace));
         stored[FIRED] = true;
         if (eventTime && emit.allowedLateness() > 0) {
-            state.put(keyBytes, ns, stored);
+            window.changed();
         } else {
-            state.remove(keyBytes, ns);
-            if (stored[PENDING] != null) {
-                timers.deleteProcessingTimeTimer((Long) stored[PENDING], keyBytes, ns);
-            }
+            drop(window);
         }
     }
 
     @Override
     public void onProcessingTime(long now) throws Exception {
         timers.fireProcessingTimeTimers(now, (time, keyBytes, ns) -> {
-            Object[] stored = state.get(keyBytes, ns);
+            KeyedStateCache.Entry<Object[]> window = state.get(keyBytes, ns);
+            Object[] stored = window.value;
             if (stored == null) {
                 return;
             }
-            long start = Namespaces.windowStart(ns);
-            long end = Namespaces.windowEnd(ns);
-            if (!eventTime && time == end - 1) {
-                fire(keyBytes, ns, stored, start, end);
+            if (!eventTime && time == Namespaces.windowEnd(ns) - 1) {
+                fire(window);
                 return;
             }
             if (stored[PENDING] != null && (Long) stored[PENDING] == time) {
                 stored[PENDING] = null;
-                emitResult(keyBytes, stored, start, end);
-                state.put(keyBytes, ns, stored);
+                emitResult(keyBytes, stored, Namespaces.windowStart(ns), Namespaces.windowEnd(ns));
+                window.changed();
             }
         });
         requestNextProcessingTime();
@@ -201,9 +212,9 @@ public final class WindowAggregateOperator extends KeyedWindowAggregation {
         if (!eventTime) {
             // Processing-time windows still open when a bounded input ends are fired now.
             timers.fireProcessingTimeTimers(Long.MAX_VALUE, (time, keyBytes, ns) -> {
-                Object[] stored = state.get(keyBytes, ns);
-                if (stored != null && time == Namespaces.windowEnd(ns) - 1) {
-                    fire(keyBytes, ns, stored, Namespaces.windowStart(ns), Namespaces.windowEnd(ns));
+                KeyedStateCache.Entry<Object[]> window = state.get(keyBytes, ns);
+                if (window.value != null && time == Namespaces.windowEnd(ns) - 1) {
+                    fire(window);
                 }
             });
         }

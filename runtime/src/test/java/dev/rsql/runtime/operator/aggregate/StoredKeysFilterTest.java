@@ -89,4 +89,38 @@ class StoredKeysFilterTest {
             assertFalse(unfiltered.get(key(5000)).value != null);
         }
     }
+
+    @Test
+    void pairsWrittenAndRemovedBetweenTwoFlushesCostNoStateAccess() throws Exception {
+        try (RocksDbStateBackend rocks = RocksDbStateBackend.open(dir.resolve("s"), null, 128)) {
+            CountingStateBackend backend = new CountingStateBackend(rocks);
+            KeyedValueState<Long> state = backend.valueState("op", "v", LongSerializer.INSTANCE);
+            KeyedStateCache<Long> cache = new KeyedStateCache<>(state, 100);
+            for (long k = 0; k < 10; k++) {     // stored: their removal must reach the state
+                KeyedStateCache.Entry<Long> e = cache.get(key(k));
+                e.value = k;
+                e.changed();
+            }
+            cache.flush();
+            backend.reset();
+            for (long k = 0; k < 1000; k++) {   // as windows opened and fired between two checkpoints
+                KeyedStateCache.Entry<Long> e = cache.get(key(1000 + k));
+                e.value = k;
+                e.changed();
+                e.value = null;
+                e.changed();
+            }
+            for (long k = 0; k < 10; k++) {
+                KeyedStateCache.Entry<Long> e = cache.get(key(k));
+                assertEquals(k, e.value);
+                e.value = null;
+                e.changed();
+            }
+            cache.flush();
+            assertTrue(backend.accesses() < 60, "state accesses: " + backend.accesses());
+            for (long k = 0; k < 10; k++) {
+                assertNull(state.get(key(k), Namespaces.EMPTY));
+            }
+        }
+    }
 }
