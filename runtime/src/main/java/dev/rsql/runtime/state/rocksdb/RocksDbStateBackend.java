@@ -460,6 +460,7 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
         if (parent != null) {
             Files.createDirectories(parent);
         }
+        writeTimerBuffers();
         // Writes skip the WAL: flush the memtables so that the checkpoint's SST files hold everything.
         try (FlushOptions flush = new FlushOptions().setWaitForFlush(true).setAllowWriteStall(true);
              Checkpoint checkpoint = Checkpoint.create(db)) {
@@ -526,6 +527,7 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
     public void enableChangeTracking() {
         ensureOpen();
         if (changes == null) {
+            writeTimerBuffers();    // changes from before: not recorded
             changes = new ChangedKeys[StateColumnFamily.values().length];
             for (int i = 0; i < changes.length; i++) {
                 changes[i] = new ChangedKeys();
@@ -542,6 +544,7 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
         if (changes == null) {
             return 0;
         }
+        writeTimerBuffers();
         int n = 0;
         for (ChangedKeys c : changes) {
             n += c.size();
@@ -555,6 +558,7 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
      */
     public void drainChanges(RawEntryVisitor visitor) throws IOException {
         ensureTracking();
+        writeTimerBuffers();
         try {
             for (StateColumnFamily cf : StateColumnFamily.values()) {
                 ColumnFamilyHandle handle = handle(cf);
@@ -571,6 +575,7 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
     /** Forgets the changes recorded so far (e.g. when every entry is written out instead). */
     public void discardChanges() {
         ensureTracking();
+        writeTimerBuffers();
         for (ChangedKeys c : changes) {
             c.clear();
         }
@@ -579,6 +584,7 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
     /** Hands every entry of every column family to the visitor, as of the call (an implicit RocksDB snapshot). */
     public void forEachEntry(RawEntryVisitor visitor) throws IOException {
         ensureOpen();
+        writeTimerBuffers();
         // A full scan must not evict the blocks the task is working with.
         try (ReadOptions scan = new ReadOptions().setFillCache(false)) {
             for (StateColumnFamily cf : StateColumnFamily.values()) {
@@ -655,6 +661,13 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
         db.delete(handle(cf), writeOptions, key, 0, keyLength);
         if (changes != null) {
             changes[cf.ordinal()].add(key, keyLength);
+        }
+    }
+
+    /** The timers the timer services keep in the heap, into RocksDB: before anything reads the state to persist it. */
+    private void writeTimerBuffers() {
+        for (RocksDbTimerService timers : timerServices.values()) {
+            timers.writeBuffers();
         }
     }
 

@@ -7,16 +7,22 @@ import org.rocksdb.RocksDBException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * The timers of one operator in the backend's timer column family, keyed
  * {@code [operator id][kind][time][key length][key][namespace]} with an empty value, so that RocksDB keeps them in
  * time order (then key, then namespace) and a timer registered twice is stored once.
  *
+ * <p>Timers registered or deleted since the last {@link #writeBuffers} (which the backend calls before every
+ * snapshot or read of its changes) are kept in the heap, in the same order, and reach RocksDB only then: a timer
+ * registered and fired between two checkpoints (most of a window's) costs no RocksDB write. Past
+ * {@link #MAX_BUFFERED} buffered changes of a kind they are written at once, which bounds the heap they take.
+ *
  * <p>Each kind (event, processing time) keeps in memory a lower bound of its timers' times. Firing with nothing due
- * is a comparison with it and touches no RocksDB; otherwise firing seeks to the bound, reads due timers in batches
- * and stops at the first timer that is not due. Because the seek starts at the bound, it skips the tombstones of
- * timers fired earlier.
+ * is a comparison with it and touches no RocksDB; otherwise firing seeks to the bound, reads due timers in batches,
+ * merges them with the buffered ones and stops at the first timer that is not due. Because the seek starts at the
+ * bound, it skips the tombstones of timers fired earlier.
  *
  * <p>While firing, a handler may register and delete timers of its own operator: a due timer it registers fires in
  * the same call (right after the current one if it is earlier), a timer it deletes does not fire. A handler that
@@ -29,6 +35,8 @@ final class RocksDbTimerService implements TimerService {
 
     private static final int MIN_BATCH = 16;
     private static final int MAX_BATCH = 1024;
+    /** Registrations and deletions of a kind kept in the heap until the next write. */
+    static final int MAX_BUFFERED = 32_768;
     private static final RocksDbIterator.Decoder<byte[]> RAW_KEY = (k, v) -> k;
     private static final byte[] NO_VALUE = new byte[0];
 
@@ -92,6 +100,12 @@ final class RocksDbTimerService implements TimerService {
         return seeks;
     }
 
+    /** Writes the timers registered and deleted since the last call to RocksDB (not while firing). */
+    void writeBuffers() {
+        eventTime.writeBuffers();
+        processingTime.writeBuffers();
+    }
+
     @Override
     public String toString() {
         return "timers of " + operatorName;
@@ -102,18 +116,16 @@ final class RocksDbTimerService implements TimerService {
         private final byte kind;
         /** Exclusive upper bound of this queue's keys. */
         private final byte[] end;
+        /** Stored keys of the timers registered since the last write, not in RocksDB unless registered before it. */
+        private final TreeSet<byte[]> registered = new TreeSet<>(Arrays::compareUnsigned);
+        /** Stored keys of the timers deleted since the last write, which RocksDB may hold; none is in registered. */
+        private final TreeSet<byte[]> deleted = new TreeSet<>(Arrays::compareUnsigned);
 
         /** Every timer of this queue has a time at or after this. */
         private long lowerBound = Long.MIN_VALUE;
         /** Whether a timer at {@code lowerBound} exists (or there is no timer and it is MAX_VALUE). */
         private boolean exact;
-
-        // Firing: all due timers not fired yet are at or after resumeKey.
         private boolean firing;
-        private long firingUpTo;
-        private byte[] resumeKey;
-        private boolean mutated;
-        private boolean batchStale;
 
         TimerQueue(byte kind) {
             this.kind = kind;
@@ -122,44 +134,48 @@ final class RocksDbTimerService implements TimerService {
         }
 
         void register(long time, byte[] key, byte[] namespace) {
-            KeyBuffer k = backend.timerKeyBuffer().timer(operatorId, kind, time, key, namespace);
-            try {
-                backend.put(StateColumnFamily.TIMERS, k.buf, k.len, NO_VALUE, 0);
-            } catch (RocksDBException e) {
-                throw new StateException("registering a timer of " + operatorName + " failed", e);
-            }
+            byte[] k = backend.timerKeyBuffer().timer(operatorId, kind, time, key, namespace).copy();
+            deleted.remove(k);
+            registered.add(k);
             if (time <= lowerBound) {
                 lowerBound = time;
                 exact = true;
             }
-            if (firing) {
-                mutated = true;
-                if (time <= firingUpTo) {
-                    batchStale = true;
-                    byte[] copy = k.copy();
-                    if (Arrays.compareUnsigned(copy, resumeKey) < 0) {
-                        resumeKey = copy;
-                    }
-                }
-            }
+            writeIfFull();
         }
 
         void delete(long time, byte[] key, byte[] namespace) {
-            KeyBuffer k = backend.timerKeyBuffer().timer(operatorId, kind, time, key, namespace);
-            try {
-                backend.delete(StateColumnFamily.TIMERS, k.buf, k.len);
-            } catch (RocksDBException e) {
-                throw new StateException("deleting a timer of " + operatorName + " failed", e);
-            }
+            byte[] k = backend.timerKeyBuffer().timer(operatorId, kind, time, key, namespace).copy();
+            registered.remove(k);
+            deleted.add(k);     // registered before the last write, it is in RocksDB
             if (time == lowerBound) {
                 exact = false;
             }
-            if (firing) {
-                mutated = true;
-                if (time <= firingUpTo) {
-                    batchStale = true;
-                }
+            writeIfFull();
+        }
+
+        private void writeIfFull() {
+            if (!firing && registered.size() + deleted.size() > MAX_BUFFERED) {
+                writeBuffers();
             }
+        }
+
+        void writeBuffers() {
+            if (firing) {
+                throw new IllegalStateException("timers of " + operatorName + " written while firing");
+            }
+            try {
+                for (byte[] k : registered) {
+                    backend.put(StateColumnFamily.TIMERS, k, k.length, NO_VALUE, 0);
+                }
+                for (byte[] k : deleted) {
+                    backend.delete(StateColumnFamily.TIMERS, k, k.length);
+                }
+            } catch (RocksDBException e) {
+                throw new StateException("writing the timers of " + operatorName + " failed", e);
+            }
+            registered.clear();
+            deleted.clear();
         }
 
         long min() {
@@ -169,16 +185,25 @@ final class RocksDbTimerService implements TimerService {
             return lowerBound;
         }
 
-        /** Finds the earliest timer with one seek from the lower bound. */
+        /** Finds the earliest timer with one seek from the lower bound (a timer deleted in the heap may be it). */
         private void refresh() {
             seeks++;
             try (RocksDbIterator<byte[]> it = new RocksDbIterator<>(backend, backend.timersCf(),
                     KeyBuffer.timerSeekKey(operatorId, kind, lowerBound), end, RAW_KEY)) {
-                lowerBound = it.hasNext() ? KeyBuffer.timerTime(it.next()) : Long.MAX_VALUE;
+                lowerBound = Math.min(it.hasNext() ? KeyBuffer.timerTime(it.next()) : Long.MAX_VALUE,
+                        firstRegistered());
                 exact = true;
             }
         }
 
+        private long firstRegistered() {
+            return registered.isEmpty() ? Long.MAX_VALUE : KeyBuffer.timerTime(registered.first());
+        }
+
+        /**
+         * Fires the due timers in key order, merging RocksDB's (read in batches; RocksDB itself only loses the timers
+         * passed) with the buffered ones, which the handlers' registrations and deletions change as it goes.
+         */
         void fire(long upTo, TimerHandler handler) throws Exception {
             if (lowerBound > upTo) {
                 return; // nothing due: no RocksDB access
@@ -188,66 +213,88 @@ final class RocksDbTimerService implements TimerService {
                 throw new IllegalStateException("timers of " + operatorName + " fired from their own handler");
             }
             firing = true;
-            firingUpTo = upTo;
-            exact = false;
-            resumeKey = KeyBuffer.timerSeekKey(operatorId, kind, lowerBound);
             try {
+                byte[] resume = KeyBuffer.timerSeekKey(operatorId, kind, lowerBound);
                 List<byte[]> batch = new ArrayList<>();
+                int i = 0;
                 int batchSize = MIN_BATCH;
+                boolean more = true;
+                long stored = Long.MAX_VALUE;   // time of the first stored timer not due
                 while (true) {
-                    batch.clear();
-                    long next = Long.MAX_VALUE;
-                    boolean full = false;
-                    seeks++;
-                    try (RocksDbIterator<byte[]> it = new RocksDbIterator<>(backend, backend.timersCf(), resumeKey,
-                            end, RAW_KEY)) {
-                        while (it.hasNext()) {
-                            byte[] k = it.next();
-                            long t = KeyBuffer.timerTime(k);
-                            if (t > upTo) {
-                                next = t;
-                                break;
-                            }
-                            batch.add(k);
-                            if (batch.size() >= batchSize) {
-                                full = true;
-                                break;
-                            }
+                    if (i == batch.size() && more) {
+                        batch.clear();
+                        i = 0;
+                        more = read(resume, upTo, batchSize, batch);
+                        if (!more) {
+                            stored = lastRead;
                         }
+                        batchSize = Math.min(MAX_BATCH, batchSize * 4);
                     }
-                    if (batch.isEmpty()) {
-                        lowerBound = next;
-                        exact = true;
-                        return;
+                    byte[] r = i < batch.size() ? batch.get(i) : null;
+                    byte[] b = registered.isEmpty() ? null : registered.first();
+                    if (b != null && KeyBuffer.timerTime(b) > upTo) {
+                        b = null;
                     }
-                    mutated = false;
-                    batchStale = false;
-                    for (byte[] k : batch) {
-                        if (batchStale) {
-                            break;
-                        }
+                    if (r == null && b == null) {
+                        break;
+                    }
+                    int order = r == null ? 1 : b == null ? -1 : Arrays.compareUnsigned(r, b);
+                    byte[] k;
+                    if (order <= 0) {
+                        i++;
+                        resume = r;
                         try {
-                            backend.delete(StateColumnFamily.TIMERS, k, k.length);
+                            backend.delete(StateColumnFamily.TIMERS, r, r.length);
                         } catch (RocksDBException e) {
                             throw new StateException("deleting a fired timer of " + operatorName + " failed", e);
                         }
-                        resumeKey = k;
-                        byte[][] keyAndNamespace = KeyBuffer.keyAndNamespace(k, 13);
-                        handler.onTimer(KeyBuffer.timerTime(k), keyAndNamespace[0], keyAndNamespace[1]);
+                        if (order == 0) {
+                            registered.pollFirst();     // registered again: fires once
+                        }
+                        if (deleted.remove(r)) {
+                            continue;
+                        }
+                        k = r;
+                    } else {
+                        k = registered.pollFirst();
                     }
-                    if (!full && !mutated) {
-                        lowerBound = next; // the scan saw everything and nothing changed since
-                        exact = true;
-                        return;
-                    }
-                    // Small batches while handlers keep adding due timers (each addition forces a new seek),
-                    // large ones for a plain backlog.
-                    batchSize = batchStale ? MIN_BATCH : Math.min(MAX_BATCH, batchSize * 4);
+                    byte[][] keyAndNamespace = KeyBuffer.keyAndNamespace(k, 13);
+                    handler.onTimer(KeyBuffer.timerTime(k), keyAndNamespace[0], keyAndNamespace[1]);
                 }
+                lowerBound = Math.min(stored, firstRegistered());
+                exact = lowerBound < stored || stored == Long.MAX_VALUE || deleted.isEmpty();
             } finally {
                 firing = false;
-                resumeKey = null;
             }
+            writeIfFull();
+        }
+
+        /** Time of the first timer not due that the last {@link #read} saw, or MAX_VALUE if none. */
+        private long lastRead;
+
+        /**
+         * Reads up to {@code max} due stored timers at or after {@code from} into {@code batch}; returns whether more
+         * may follow (the batch is full).
+         */
+        private boolean read(byte[] from, long upTo, int max, List<byte[]> batch) {
+            seeks++;
+            lastRead = Long.MAX_VALUE;
+            try (RocksDbIterator<byte[]> it = new RocksDbIterator<>(backend, backend.timersCf(), from, end,
+                    RAW_KEY)) {
+                while (it.hasNext()) {
+                    byte[] k = it.next();
+                    long t = KeyBuffer.timerTime(k);
+                    if (t > upTo) {
+                        lastRead = t;
+                        return false;
+                    }
+                    batch.add(k);
+                    if (batch.size() >= max) {
+                        return true;
+                    }
+                }
+            }
+            return false;
         }
     }
 }

@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -221,4 +223,111 @@ class RocksDbTimerServiceTest {
         assertEquals(2, keys.size());
         assertTrue(keys.stream().anyMatch(k -> k.length == 1000 && k[999] == '&'));
     }
+
+    static String entry(long time, String key) {
+        return String.format("%08d:%s", time, key);
+    }
+
+    /** A change a handler makes to the timers: registers or deletes {@code key} at {@code at}. */
+    interface Reaction {
+        void apply(long at, String key, boolean register);
+    }
+
+    /** What the handler does on firing a {@code k} timer: maybe registers an {@code h} timer (due or not), maybe deletes one. */
+    static void react(String e, long upTo, int salt, Reaction reaction) {
+        if (e.contains(":h")) {
+            return;     // the timers handlers register make no more: firing ends
+        }
+        int h = (e.hashCode() ^ salt) & 0x7fffffff;
+        if (h % 3 == 0) {
+            reaction.apply(Math.max(0, upTo - 4 + (h / 3) % 12), String.format("h%02d", (h / 7) % 10), true);
+        }
+        if (h % 5 == 0) {
+            reaction.apply(Math.max(0, upTo - 4 + (h / 11) % 8), String.format("k%02d", (h / 13) % 30), false);
+        }
+    }
+
+    /**
+     * Random registrations, deletions and firings (whose handlers register and delete too), with the timers kept in
+     * the heap written to RocksDB at random points, fire exactly as a sorted set of (time, key) does: buffered and
+     * stored timers merge in one order, a timer in both fires once, a deleted stored timer never fires.
+     */
+    @Test
+    void bufferedAndStoredTimersFireAsOneOrderedSet() throws Exception {
+        for (int seed = 0; seed < 10; seed++) {
+            Random r = new Random(seed);
+            TreeSet<String> model = new TreeSet<>();
+            long watermark = 0;
+            for (int step = 0; step < 3000; step++) {
+                int op = r.nextInt(100);
+                long time = watermark + r.nextInt(40);
+                String key = String.format("k%02d", r.nextInt(30));   // one length: the stored order is the model's
+                if (op < 45) {
+                    timers.registerEventTimeTimer(time, b(key), NS);
+                    model.add(entry(time, key));
+                } else if (op < 60) {
+                    timers.deleteEventTimeTimer(time, b(key), NS);
+                    model.remove(entry(time, key));
+                } else if (op < 70) {
+                    timers.writeBuffers();
+                } else if (op < 85) {
+                    watermark += r.nextInt(15);
+                    long upTo = watermark;
+                    int salt = r.nextInt();
+                    Reaction onService = (at, k, register) -> {
+                        if (register) {
+                            timers.registerEventTimeTimer(at, b(k), NS);
+                        } else {
+                            timers.deleteEventTimeTimer(at, b(k), NS);
+                        }
+                    };
+                    List<String> fired = new ArrayList<>();
+                    timers.fireEventTimeTimers(upTo, (t, k, ns) -> {
+                        String e = entry(t, new String(k, StandardCharsets.UTF_8));
+                        fired.add(e);
+                        react(e, upTo, salt, onService);
+                    });
+                    List<String> expected = new ArrayList<>();
+                    while (!model.isEmpty() && Long.parseLong(model.first().substring(0, 8)) <= upTo) {
+                        String e = model.pollFirst();
+                        expected.add(e);
+                        react(e, upTo, salt, (at, k, register) -> {
+                            if (register) {
+                                model.add(entry(at, k));
+                            } else {
+                                model.remove(entry(at, k));
+                            }
+                        });
+                    }
+                    assertEquals(expected, fired, "seed " + seed + ", step " + step);
+                }
+            }
+            List<String> rest = new ArrayList<>();
+            timers.fireEventTimeTimers(Long.MAX_VALUE / 2, (t, k, ns) ->
+                    rest.add(entry(t, new String(k, StandardCharsets.UTF_8))));
+            assertEquals(new ArrayList<>(model), rest, "seed " + seed);
+            assertEquals(Long.MAX_VALUE, timers.nextEventTime());
+        }
+    }
+
+    @Test
+    void timersRegisteredAndFiredBetweenTwoWritesNeverReachRocksDb() throws Exception {
+        backend.enableChangeTracking();
+        for (int i = 0; i < 1000; i++) {
+            timers.registerEventTimeTimer(i, b("k" + i), NS);
+        }
+        assertEquals(1000, fireEvent(999).size());
+        timers.registerEventTimeTimer(5000, b("kept"), NS);
+        List<String> written = new ArrayList<>();
+        backend.drainChanges((cf, k, v) -> {
+            if (cf == StateColumnFamily.TIMERS) {
+                written.add(HEX.formatHex(k));
+            }
+        });
+        assertEquals(List.of(HEX.formatHex(new KeyBuffer().timer(RocksDbStateBackend.idOf("window-op"),
+                RocksDbTimerService.EVENT_TIME, 5000, b("kept"), NS).copy())), written);
+        assertEquals(List.of("5000:kept"), fireEvent(5000));
+    }
+
+    static final java.util.HexFormat HEX = java.util.HexFormat.of();
 }
