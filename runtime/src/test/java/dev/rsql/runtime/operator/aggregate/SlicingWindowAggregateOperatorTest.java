@@ -92,11 +92,15 @@ class SlicingWindowAggregateOperatorTest {
     }
 
     private static void check(WindowSpec window, long seed, boolean restore, Path dir) throws Exception {
+        check(job(window), window, seed, restore, dir);
+    }
+
+    /** Runs {@code job} over random rows (restored halfway if {@code restore}) and checks it against {@link #expected}. */
+    static void check(WindowJob job, WindowSpec window, long seed, boolean restore, Path dir) throws Exception {
         List<Object[]> rows = SessionWindowAggregateOperatorTest.rows(seed, 1200);
         List<List<String>> expected = expected(window, rows);
         assertTrue(expected.get(1).size() > 10 && expected.get(0).size() > 100, window + ": "
                 + expected.get(1).size() + " late, " + expected.get(0).size() + " windows");
-        WindowJob job = job(window);
         job.run(rows, restore ? rows.size() / 2 : rows.size(), dir);
         assertEquals(expected.get(0), job.results(), window.toString());
         assertEquals(expected.get(1), job.lateRows(), window.toString());
