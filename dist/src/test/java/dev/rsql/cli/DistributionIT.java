@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -130,6 +132,27 @@ class DistributionIT {
         Result hello = exec(home, 180, "bin/rsql", "run", "hello");
         assertEquals(0, hello.code, hello.output);
         assertTrue(hello.output.contains("big> +I["), hello.output);
+    }
+
+    @Test
+    void oneShotCommandsRunWithTheClientCompilerOnlyAndJobsWithBoth() throws Exception {
+        Files.createDirectories(home.resolve("jobs/it"));
+        Files.writeString(home.resolve("jobs/it/jit.sql"), "CREATE TABLE g (id BIGINT) WITH ('connector' = 'datagen',"
+                + " 'number-of-rows' = '1');\nCREATE TABLE b (id BIGINT) WITH ('connector' = 'blackhole');\n"
+                + "INSERT INTO b SELECT id FROM g;\n");
+        Map<String, String> flags = Map.of("JAVA_OPTS", "-XX:+PrintFlagsFinal");
+        assertEquals("1", tieredStopAtLevel(exec(home, flags, 120, "bin/rsql", "check", "it/jit")));
+        assertEquals("1", tieredStopAtLevel(exec(home, flags, 60, "bin/rsql", "status", "it/jit")));
+        assertEquals("4", tieredStopAtLevel(exec(home, flags, 180, "bin/rsql", "run", "it/jit")));
+        // a setting of the user's own wins
+        assertEquals("4", tieredStopAtLevel(exec(home, Map.of("JAVA_OPTS", "-XX:+PrintFlagsFinal -XX:TieredStopAtLevel=4"),
+                60, "bin/rsql", "status", "it/jit")));
+    }
+
+    private static String tieredStopAtLevel(Result r) {
+        Matcher m = Pattern.compile("TieredStopAtLevel\\s+=\\s+(\\d+)").matcher(r.output);
+        assertTrue(m.find(), r.output);
+        return m.group(1);
     }
 
     @Test
