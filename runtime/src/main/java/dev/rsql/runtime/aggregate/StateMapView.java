@@ -30,6 +30,11 @@ public final class StateMapView<K, V> extends AbstractMap<K, V> {
     private final EntrySet entrySet = new EntrySet();
     private byte[] key;
     private byte[] namespace;
+    /** The element last looked up, the group (key, namespace) it was looked up in, and its entry's namespace. */
+    private Object lastElement;
+    private byte[] lastElementKey;
+    private byte[] lastElementGroup;
+    private byte[] lastNamespace;
 
     public StateMapView(KeyedValueState<V> state, TypeSerializer<K> keySerializer) {
         this.state = state;
@@ -44,7 +49,18 @@ public final class StateMapView<K, V> extends AbstractMap<K, V> {
 
     @SuppressWarnings("unchecked")
     private byte[] entryNamespace(Object k) {
-        byte[] element = keySerializer.serialize((K) k);
+        if (k == lastElement && key == lastElementKey && namespace == lastElementGroup) {
+            return lastNamespace;  // a put after the get of the same element: the state reuses the entry it read
+        }
+        lastElement = k;
+        lastElementKey = key;
+        lastElementGroup = namespace;
+        lastNamespace = namespaceOf((K) k);
+        return lastNamespace;
+    }
+
+    private byte[] namespaceOf(K k) {
+        byte[] element = keySerializer.serialize(k);
         if (namespace.length == 0) {
             return element;
         }

@@ -9,6 +9,7 @@ import dev.rsql.runtime.state.StateEntry;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,10 +66,16 @@ final class KeyedStateCache<V> {
 
     /** Entries cached per state of an operator and task, unless the job's setting says otherwise. */
     static final int DEFAULT_CAPACITY = 10_000;
+    /** Changed values written to state in one batch at most. */
+    private static final int MAX_BATCH = 1024;
 
     private final KeyedValueState<V> state;
     private final int capacity;
     private final Map<Entry<V>, Entry<V>> entries;
+    /** How many of the least recently used entries go at once when the cache is full (their changes in one batch). */
+    private final int evictions;
+    /** How many times entries were evicted (an entry read before then may be gone). */
+    private long evictionRounds;
     /** Entries changed since they were last written (some may have been written on eviction since). */
     private final List<Entry<V>> changed = new ArrayList<>();
     /** Null when there is none (capacity 0) or it outgrew its bound. */
@@ -88,16 +95,8 @@ final class KeyedStateCache<V> {
         this.state = state;
         this.capacity = capacity;
         this.stored = capacity == 0 ? null : filterOf(state, filterBytes);
-        this.entries = new LinkedHashMap<>(Math.min(capacity, 1024), 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<Entry<V>, Entry<V>> eldest) {
-                if (size() <= capacity) {
-                    return false;
-                }
-                writeBack(eldest.getValue());
-                return true;
-            }
-        };
+        this.entries = new LinkedHashMap<>(Math.min(capacity, 1024), 0.75f, true);
+        this.evictions = Math.max(1, Math.min(capacity / 8, MAX_BATCH));
     }
 
     /** A filter of the pairs {@code state} holds now, or null if they are too many for {@code maxBytes}. */
@@ -136,6 +135,7 @@ final class KeyedStateCache<V> {
         if (e == null) {
             probe.value = stored != null && !stored.mightContain(probe.hash) ? null : state.get(key, namespace);
             entries.put(probe, probe);
+            evictIfFull();
             e = probe;
         }
         return e;
@@ -148,7 +148,29 @@ final class KeyedStateCache<V> {
             return probe;
         }
         Entry<V> e = entries.putIfAbsent(probe, probe);
-        return e == null ? probe : e;
+        if (e != null) {
+            return e;
+        }
+        evictIfFull();
+        return probe;
+    }
+
+    /** Past capacity, drops the least recently used entries (never the newest), writing their changes in one batch. */
+    private void evictIfFull() {
+        if (entries.size() <= capacity) {
+            return;
+        }
+        List<Entry<V>> evicted = new ArrayList<>(evictions);
+        Iterator<Entry<V>> eldest = entries.values().iterator();
+        evictionRounds++;
+        for (int i = 0; i < evictions && entries.size() > 1; i++) {
+            Entry<V> e = eldest.next();
+            eldest.remove();
+            if (e.dirty) {
+                evicted.add(e);
+            }
+        }
+        write(evicted);
     }
 
     private void changed(Entry<V> e) {
@@ -158,31 +180,50 @@ final class KeyedStateCache<V> {
         }
     }
 
-    private void writeBack(Entry<V> e) {
-        if (e.dirty) {
-            write(e);
-            e.dirty = false;
-        }
+    private void write(Entry<V> e) {
+        write(List.of(e));
     }
 
-    private void write(Entry<V> e) {
-        if (e.value == null) {
-            if (stored == null || stored.mightContain(e.hash)) {
-                state.remove(e.key, e.namespace);   // else never stored: nothing to remove (a window opened and fired)
-            }
-        } else {
-            state.put(e.key, e.namespace, e.value);
-            if (stored != null && !stored.add(e.hash)) {
+    /** Writes changed entries to state in one batch (of a few at most: eviction or flush cut them up). */
+    private void write(List<Entry<V>> changes) {
+        List<StateEntry<V>> batch = new ArrayList<>(changes.size());
+        for (Entry<V> e : changes) {
+            e.dirty = false;
+            if (e.value == null) {
+                if (stored != null && !stored.mightContain(e.hash)) {
+                    continue;   // never stored: nothing to remove (a window opened and fired)
+                }
+            } else if (stored != null && !stored.add(e.hash)) {
                 stored = null;
             }
+            batch.add(new StateEntry<>(e.key, e.namespace, e.value));
+        }
+        if (batch.size() == 1) {
+            StateEntry<V> e = batch.get(0);
+            if (e.value() == null) {
+                state.remove(e.key(), e.namespace());
+            } else {
+                state.put(e.key(), e.namespace(), e.value());
+            }
+        } else if (!batch.isEmpty()) {
+            state.write(batch);
         }
     }
 
     /** Writes every changed value to state. */
     void flush() {
+        List<Entry<V>> batch = new ArrayList<>(Math.min(changed.size(), MAX_BATCH));
         for (Entry<V> e : changed) {
-            writeBack(e);
+            if (e.dirty) {
+                e.dirty = false;   // listed twice if changed again after an eviction wrote it
+                batch.add(e);
+                if (batch.size() == MAX_BATCH) {
+                    write(batch);
+                    batch.clear();
+                }
+            }
         }
+        write(batch);
         changed.clear();
     }
 
@@ -192,14 +233,27 @@ final class KeyedStateCache<V> {
      */
     KeyedValueState<V> asState() {
         return new KeyedValueState<>() {
+            // The last entry read, for the put that usually follows (a state view's read-modify-write) with the
+            // same arrays: it is still cached if nothing was evicted since.
+            private byte[] lastKey;
+            private byte[] lastNamespace;
+            private Entry<V> last;
+            private long lastEvictions;
+
             @Override
             public V get(byte[] key, byte[] namespace) {
-                return KeyedStateCache.this.get(key, namespace).value;
+                Entry<V> e = KeyedStateCache.this.get(key, namespace);
+                lastKey = key;
+                lastNamespace = namespace;
+                last = e;
+                lastEvictions = evictionRounds;
+                return e.value;
             }
 
             @Override
             public void put(byte[] key, byte[] namespace, V value) {
-                Entry<V> e = slot(key, namespace);
+                boolean same = key == lastKey && namespace == lastNamespace && evictionRounds == lastEvictions;
+                Entry<V> e = same && capacity > 0 ? last : slot(key, namespace);
                 e.value = value;
                 e.changed();
             }

@@ -26,6 +26,7 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBufferManager;
+import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
 import java.io.IOException;
@@ -654,6 +655,29 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
         db.put(handle(cf), writeOptions, key, 0, keyLength, value, 0, valueLength);
         if (changes != null) {
             changes[cf.ordinal()].add(key, keyLength);
+        }
+    }
+
+    /**
+     * Writes whole keys with their values (null deletes) in one batch, in the given order: callers sort the keys, as
+     * the memtable inserts of ascending keys cost a fraction of those of random ones.
+     */
+    void write(StateColumnFamily cf, byte[][] keys, byte[][] values, int count) throws RocksDBException {
+        ColumnFamilyHandle handle = handle(cf);
+        try (WriteBatch batch = new WriteBatch()) {
+            for (int i = 0; i < count; i++) {
+                if (values[i] == null) {
+                    batch.delete(handle, keys[i]);
+                } else {
+                    batch.put(handle, keys[i], values[i]);
+                }
+            }
+            db.write(writeOptions, batch);
+        }
+        if (changes != null) {
+            for (int i = 0; i < count; i++) {
+                changes[cf.ordinal()].add(keys[i], keys[i].length);
+            }
         }
     }
 

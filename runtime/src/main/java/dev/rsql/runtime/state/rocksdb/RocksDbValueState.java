@@ -7,6 +7,9 @@ import dev.rsql.runtime.state.StateException;
 import dev.rsql.runtime.state.TypeSerializer;
 import org.rocksdb.RocksDBException;
 
+import java.util.Arrays;
+import java.util.List;
+
 /**
  * One value state in the backend's value column family, under the prefix of its 4-byte state id. A {@code put} of
  * {@code null} removes the value. {@link #all()} runs in key-group order; within a key group keys come in the order
@@ -81,6 +84,34 @@ final class RocksDbValueState<V> implements KeyedValueState<V> {
             backend.delete(StateColumnFamily.VALUES, k.buf, k.len);
         } catch (RocksDBException e) {
             throw new StateException("deleting from " + description + " failed", e);
+        }
+    }
+
+    /** One batch, in stored-key order. */
+    @Override
+    public void write(List<StateEntry<V>> entries) {
+        int n = entries.size();
+        byte[][] keys = new byte[n][];
+        byte[][] values = new byte[n][];
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            byte[] key = entries.get(i).key();
+            keys[i] = backend.valueKeyBuffer().value(stateId, backend.keyGroupOf(key), key, entries.get(i).namespace())
+                    .copy();
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(keys[a], keys[b]));
+        byte[][] sortedKeys = new byte[n][];
+        for (int i = 0; i < n; i++) {
+            int at = order[i];
+            V value = entries.get(at).value();
+            sortedKeys[i] = keys[at];
+            values[i] = value == null ? null : serializer.serialize(value);
+        }
+        try {
+            backend.write(StateColumnFamily.VALUES, sortedKeys, values, n);
+        } catch (RocksDBException e) {
+            throw new StateException("writing " + description + " failed", e);
         }
     }
 

@@ -1,8 +1,10 @@
 package dev.rsql.runtime.state.rocksdb;
 
+import dev.rsql.runtime.state.CloseableIterator;
 import dev.rsql.runtime.state.KeyedValueState;
 import dev.rsql.runtime.state.LongSerializer;
 import dev.rsql.runtime.state.Namespaces;
+import dev.rsql.runtime.state.StateEntry;
 import dev.rsql.runtime.state.StringSerializer;
 import dev.rsql.runtime.state.TimerService;
 import org.junit.jupiter.api.AfterEach;
@@ -122,6 +124,40 @@ class RocksDbChangeTrackingTest {
         assertEquals(Map.of(timerKey(10, b("a")), "<deleted>"), changes.get(StateColumnFamily.TIMERS));
         assertEquals(Set.of(valueKey("count", b("a"))), changes.get(StateColumnFamily.VALUES).keySet());
         assertEquals(List.of("2:op5:count"), List.copyOf(changes.get(StateColumnFamily.METADATA).values()));
+    }
+
+    @Test
+    void aBatchWriteReadsBackAndIsTrackedAsSinglePutsAndRemoves() throws Exception {
+        KeyedValueState<String> s = backend.valueState("op", "s", StringSerializer.INSTANCE);
+        s.put(b("kept"), NS, "0");
+        s.put(b("overwritten"), NS, "0");
+        s.put(b("removed"), NS, "0");
+        backend.enableChangeTracking();
+        drain(backend);
+        // unsorted, with a new key in another namespace of a stored one, and a removal of a key never written
+        s.write(List.of(new StateEntry<>(b("zz-new"), NS, "1"), new StateEntry<>(b("overwritten"), NS, "2"),
+                new StateEntry<>(b("removed"), NS, null), new StateEntry<>(b("kept"), b("ns"), "3"),
+                new StateEntry<>(b("never-written"), NS, null), new StateEntry<>(b("a-new"), NS, "4")));
+
+        assertEquals("0", s.get(b("kept"), NS));
+        assertEquals("3", s.get(b("kept"), b("ns")));
+        assertEquals("2", s.get(b("overwritten"), NS));
+        assertEquals(null, s.get(b("removed"), NS));
+        assertEquals("1", s.get(b("zz-new"), NS));
+        assertEquals("4", s.get(b("a-new"), NS));
+        List<String> all = new ArrayList<>();
+        try (CloseableIterator<StateEntry<String>> it = s.all()) {
+            it.forEachRemaining(e -> all.add(new String(e.key(), StandardCharsets.UTF_8) + "=" + e.value()));
+        }
+        assertEquals(Set.of("kept=0", "kept=3", "overwritten=2", "zz-new=1", "a-new=4"), Set.copyOf(all));
+        assertEquals(5, all.size());
+
+        Map<String, String> tracked = drain(backend).get(StateColumnFamily.VALUES);
+        String keptNs = HEX.formatHex(new KeyBuffer().value(RocksDbStateBackend.idOf("op/s"),
+                backend.keyGroupOf(b("kept")), b("kept"), b("ns")).copy());
+        assertEquals(Map.of(valueKey("s", b("zz-new")), "1", valueKey("s", b("overwritten")), "2",
+                valueKey("s", b("removed")), "<deleted>", keptNs, "3",
+                valueKey("s", b("never-written")), "<deleted>", valueKey("s", b("a-new")), "4"), tracked);
     }
 
     @Test
