@@ -51,6 +51,8 @@ public final class GroupAggregateOperator implements Operator {
     private final List<KeyedStateCache<Object>> viewCaches = new ArrayList<>();
     private TimerService timers;
     private OperatorContext context;
+    private Object[] lastKey;
+    private byte[] lastKeyBytes;
 
     /** The group state of {@code node}, reading updates when its input produces them. */
     public GroupAggregateOperator(GroupStateNode node, Output output) {
@@ -110,8 +112,13 @@ public final class GroupAggregateOperator implements Operator {
         return key;
     }
 
+    /** The serialized key; the last one is kept, since rows of one group often come in runs (a day, a channel). */
     byte[] keyBytes(Object[] key) {
-        return keySerializer.serialize(key);
+        if (!Arrays.equals(key, lastKey)) {
+            lastKey = key;
+            lastKeyBytes = keySerializer.serialize(key);
+        }
+        return lastKeyBytes;
     }
 
     @Override
