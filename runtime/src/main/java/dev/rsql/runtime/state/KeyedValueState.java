@@ -24,7 +24,11 @@ public interface KeyedValueState<V> {
      */
     default void write(List<StateEntry<V>> entries) {
         for (StateEntry<V> e : entries) {
-            put(e.key(), e.namespace(), e.value());
+            if (e.value() == null) {
+                remove(e.key(), e.namespace());
+            } else {
+                put(e.key(), e.namespace(), e.value());
+            }
         }
     }
 

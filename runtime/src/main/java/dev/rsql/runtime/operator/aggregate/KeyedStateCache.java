@@ -184,7 +184,7 @@ final class KeyedStateCache<V> {
         write(List.of(e));
     }
 
-    /** Writes changed entries to state in one batch (of a few at most: eviction or flush cut them up). */
+    /** Writes changed entries to state in one batch (eviction and flush cut them up into at most MAX_BATCH). */
     private void write(List<Entry<V>> changes) {
         List<StateEntry<V>> batch = new ArrayList<>(changes.size());
         for (Entry<V> e : changes) {
@@ -198,14 +198,7 @@ final class KeyedStateCache<V> {
             }
             batch.add(new StateEntry<>(e.key, e.namespace, e.value));
         }
-        if (batch.size() == 1) {
-            StateEntry<V> e = batch.get(0);
-            if (e.value() == null) {
-                state.remove(e.key(), e.namespace());
-            } else {
-                state.put(e.key(), e.namespace(), e.value());
-            }
-        } else if (!batch.isEmpty()) {
+        if (!batch.isEmpty()) {
             state.write(batch);
         }
     }

@@ -87,10 +87,15 @@ final class RocksDbValueState<V> implements KeyedValueState<V> {
         }
     }
 
-    /** One batch, in stored-key order. */
+    /** One batch, in stored-key order (a single entry: a put or delete, cheaper than a batch). */
     @Override
     public void write(List<StateEntry<V>> entries) {
         int n = entries.size();
+        if (n == 1) {
+            StateEntry<V> e = entries.get(0);
+            put(e.key(), e.namespace(), e.value());
+            return;
+        }
         byte[][] keys = new byte[n][];
         byte[][] values = new byte[n][];
         Integer[] order = new Integer[n];
