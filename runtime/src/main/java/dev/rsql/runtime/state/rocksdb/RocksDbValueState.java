@@ -7,7 +7,6 @@ import dev.rsql.runtime.state.StateException;
 import dev.rsql.runtime.state.TypeSerializer;
 import org.rocksdb.RocksDBException;
 
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -87,7 +86,7 @@ final class RocksDbValueState<V> implements KeyedValueState<V> {
         }
     }
 
-    /** One batch, in stored-key order (a single entry: a put or delete, cheaper than a batch). */
+    /** One batch (a single entry: a put or delete, cheaper than a batch). */
     @Override
     public void write(List<StateEntry<V>> entries) {
         int n = entries.size();
@@ -98,23 +97,14 @@ final class RocksDbValueState<V> implements KeyedValueState<V> {
         }
         byte[][] keys = new byte[n][];
         byte[][] values = new byte[n][];
-        Integer[] order = new Integer[n];
         for (int i = 0; i < n; i++) {
-            byte[] key = entries.get(i).key();
-            keys[i] = backend.valueKeyBuffer().value(stateId, backend.keyGroupOf(key), key, entries.get(i).namespace())
+            StateEntry<V> e = entries.get(i);
+            keys[i] = backend.valueKeyBuffer().value(stateId, backend.keyGroupOf(e.key()), e.key(), e.namespace())
                     .copy();
-            order[i] = i;
-        }
-        Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(keys[a], keys[b]));
-        byte[][] sortedKeys = new byte[n][];
-        for (int i = 0; i < n; i++) {
-            int at = order[i];
-            V value = entries.get(at).value();
-            sortedKeys[i] = keys[at];
-            values[i] = value == null ? null : serializer.serialize(value);
+            values[i] = e.value() == null ? null : serializer.serialize(e.value());
         }
         try {
-            backend.write(StateColumnFamily.VALUES, sortedKeys, values, n);
+            backend.write(StateColumnFamily.VALUES, keys, values);
         } catch (RocksDBException e) {
             throw new StateException("writing " + description + " failed", e);
         }
