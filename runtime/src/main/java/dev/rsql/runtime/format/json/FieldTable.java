@@ -82,6 +82,17 @@ final class FieldTable {
         return names[i];
     }
 
+    /** The field a member of this name is read into (exact name first, then case-insensitively), or -1 to skip. */
+    int indexOf(String name) {
+        int idx = get(Fnv.hashCode64(name));
+        return idx != ABSENT ? idx : resolve(Fnv.hashCode64(name), name);
+    }
+
+    /** The fields of the nested ROW field i. */
+    FieldTable rowFields(int i) {
+        return readers[i].rowFields();
+    }
+
     /**
      * Reads the members of an object whose '{' was consumed, up to and including its '}'.
      *

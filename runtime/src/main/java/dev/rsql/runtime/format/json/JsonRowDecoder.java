@@ -26,6 +26,9 @@ import java.util.function.Consumer;
  *
  * <p>Payloads are read strictly (see {@link JsonSyntax}): valid UTF-8, double quotes, one comma between members and
  * none before a closing bracket, at most {@code max-nesting-depth} levels; option {@code lenient} relaxes the syntax.
+ *
+ * <p>Most records are plain JSON of the usual types, and {@link PlainJsonReader} reads those straight from their
+ * bytes, faster; fastjson2 reads the others, and gives the errors.
  */
 final class JsonRowDecoder implements RowDecoder {
 
@@ -34,11 +37,18 @@ final class JsonRowDecoder implements RowDecoder {
     private final int arity;
     private final boolean arrayOfRows;
     private final JsonSyntax syntax;
+    /** Reads plain records without fastjson2; null when it could read none of this table's. */
+    private final PlainJsonReader plain;
     private final List<Object[]> arrayRows = new ArrayList<>();
     /** Marks a reading in place that went past the record's end. */
     private static final Object[] PAST_END = new Object[0];
 
     JsonRowDecoder(FormatContext ctx) {
+        this(ctx, true);
+    }
+
+    /** @param plainReading whether plain records are read without fastjson2 (false in tests, to compare) */
+    JsonRowDecoder(FormatContext ctx, boolean plainReading) {
         RowType rowType = ctx.rowType();
         boolean failOnMissing = ctx.options().getBoolean(false, "fail-on-missing-field", "failOnMissingField");
         this.syntax = JsonSyntax.of(ctx.options());
@@ -48,10 +58,18 @@ final class JsonRowDecoder implements RowDecoder {
         this.positions = ctx.targetPositions();
         this.arity = ctx.targetArity();
         this.arrayOfRows = ctx.options().getBoolean(false, "array-of-rows", "msgIsJsonArray");
+        PlainJsonReader reader = new PlainJsonReader(fields, rowType.types(), syntax, ctx.epochWallClock());
+        this.plain = plainReading && !failOnMissing && reader.usable() ? reader : null;
     }
 
     @Override
     public void decode(byte[] payload, Consumer<Object[]> out) throws DecodeException {
+        if (!readPlain(payload, 0, payload.length, out)) {
+            decodeWithFastjson(payload, out);
+        }
+    }
+
+    private void decodeWithFastjson(byte[] payload, Consumer<Object[]> out) throws DecodeException {
         if (syntax.strict) {
             // fastjson2 reads invalid bytes as U+FFFD (and skips them unread): check the whole payload first
             int bad = Utf8.firstInvalid(payload, 0, payload.length);
@@ -84,6 +102,9 @@ final class JsonRowDecoder implements RowDecoder {
     @Override
     public void decode(byte[] buffer, int offset, int length, Consumer<Object[]> out) throws DecodeException {
         int end = offset + length;
+        if (readPlain(buffer, offset, end, out)) {
+            return;
+        }
         Object[] single = PAST_END;
         if (!syntax.strict || Utf8.firstInvalid(buffer, offset, end) < 0) {
             try {
@@ -93,10 +114,23 @@ final class JsonRowDecoder implements RowDecoder {
             }
         }
         if (single == PAST_END) {
-            decode(Arrays.copyOfRange(buffer, offset, end), out);
+            decodeWithFastjson(Arrays.copyOfRange(buffer, offset, end), out);
         } else {
             emit(single, out);
         }
+    }
+
+    /** Whether the record was plain JSON, read and emitted without fastjson2. */
+    private boolean readPlain(byte[] buffer, int from, int to, Consumer<Object[]> out) {
+        if (plain == null) {
+            return false;
+        }
+        Object[] row = plain.read(buffer, from, to, positions, arity);
+        if (row == PlainJsonReader.NOT_PLAIN) {
+            return false;
+        }
+        out.accept(row);
+        return true;
     }
 
     private void emit(Object[] single, Consumer<Object[]> out) {

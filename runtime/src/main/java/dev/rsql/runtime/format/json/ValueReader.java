@@ -125,6 +125,11 @@ final class ValueReader {
         this.fields = ft;
     }
 
+    /** The fields of a ROW type, else null. */
+    FieldTable rowFields() {
+        return fields;
+    }
+
     /** Reads a value (possibly JSON null), consuming it. */
     Object readNullable(JSONReader r, int level) throws ValueException {
         if (r.nextIfNull()) {

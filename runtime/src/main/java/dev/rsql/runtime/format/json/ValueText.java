@@ -5,6 +5,7 @@ import dev.rsql.runtime.types.DataType;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.util.Base64;
 import java.util.List;
@@ -23,7 +24,7 @@ import java.util.Map;
 public final class ValueText {
 
     private static final long MILLIS_PER_DAY = 86_400_000L;
-    private static final long NOT_FIXED = Long.MIN_VALUE;
+    static final long NOT_FIXED = Long.MIN_VALUE;
 
     private ValueText() {
     }
@@ -103,21 +104,27 @@ public final class ValueText {
      */
     private static long fixedLayout(String s) {
         int n = s.length();
+        // other than Latin-1 becomes '?', which is no digit or separator
+        return n == 19 || n == 23 ? fixedLayout(s.getBytes(StandardCharsets.ISO_8859_1), 0, n) : NOT_FIXED;
+    }
+
+    /** As {@link #fixedLayout(String)} for the text of the {@code n} bytes at {@code b[from]} (ASCII expected). */
+    static long fixedLayout(byte[] b, int from, int n) {
         if (n != 19 && n != 23) {
             return NOT_FIXED;
         }
-        char sep = s.charAt(10);
-        if (s.charAt(4) != '-' || s.charAt(7) != '-' || (sep != ' ' && sep != 'T' && sep != 't')
-                || s.charAt(13) != ':' || s.charAt(16) != ':' || (n == 23 && s.charAt(19) != '.')) {
+        byte sep = b[from + 10];
+        if (b[from + 4] != '-' || b[from + 7] != '-' || (sep != ' ' && sep != 'T' && sep != 't')
+                || b[from + 13] != ':' || b[from + 16] != ':' || (n == 23 && b[from + 19] != '.')) {
             return NOT_FIXED;
         }
-        int year = fixedDigits(s, 0, 4);
-        int month = fixedDigits(s, 5, 2);
-        int day = fixedDigits(s, 8, 2);
-        int hour = fixedDigits(s, 11, 2);
-        int minute = fixedDigits(s, 14, 2);
-        int second = fixedDigits(s, 17, 2);
-        int millis = n == 23 ? fixedDigits(s, 20, 3) : 0;
+        int year = fixedDigits(b, from, 4);
+        int month = fixedDigits(b, from + 5, 2);
+        int day = fixedDigits(b, from + 8, 2);
+        int hour = fixedDigits(b, from + 11, 2);
+        int minute = fixedDigits(b, from + 14, 2);
+        int second = fixedDigits(b, from + 17, 2);
+        int millis = n == 23 ? fixedDigits(b, from + 20, 3) : 0;
         if ((year | month | day | hour | minute | second | millis) < 0 || month < 1 || month > 12 || day < 1
                 || day > lengthOfMonth(year, month) || hour > 23 || minute > 59 || second > 59) {
             return NOT_FIXED;
@@ -126,10 +133,10 @@ public final class ValueText {
     }
 
     /** The number of the {@code count} digits at {@code from}, or -1 when one is not a digit. */
-    private static int fixedDigits(String s, int from, int count) {
+    private static int fixedDigits(byte[] b, int from, int count) {
         int v = 0;
         for (int i = from; i < from + count; i++) {
-            int d = s.charAt(i) - '0';
+            int d = b[i] - '0';
             if (d < 0 || d > 9) {
                 return -1;
             }
