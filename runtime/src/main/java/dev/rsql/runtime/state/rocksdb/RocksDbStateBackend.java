@@ -663,9 +663,7 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
      * the memtable inserts of ascending keys cost a fraction of those of random ones.
      */
     void write(StateColumnFamily cf, byte[][] keys, byte[][] values) throws RocksDBException {
-        Integer[] order = new Integer[keys.length];
-        Arrays.setAll(order, i -> i);
-        Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(keys[a], keys[b]));
+        int[] order = KeyOrder.of(keys);
         ColumnFamilyHandle handle = handle(cf);
         try (WriteBatch batch = new WriteBatch()) {
             for (int i : order) {
