@@ -21,11 +21,18 @@ import java.util.regex.Pattern;
  * source get the same string object for a column of a record, so the scan, and a pattern several rules share, run
  * once per record for all of them (a different string object only costs another scan).
  *
+ * <p>Values of a column often repeat (user agents, hosts, command lines): each thread also remembers which literals
+ * the last values it scanned hold, in a small table indexed by a fingerprint of the value (its length and a few of its
+ * characters), so that a value seen lately costs a comparison with the remembered one instead of a scan. A column
+ * whose values rarely repeat (URLs, addresses) stops remembering for a while.
+ *
  * <p>Generated code finds its set by name ({@link #named}), registered when the job's calcs are compiled.
  */
 public final class PatternSet {
 
     private static final Map<String, PatternSet> REGISTERED = new ConcurrentHashMap<>();
+
+    private static final int[] NONE = new int[0];
 
     private final List<Member> members;
     private final LiteralScanner scanner;
@@ -121,8 +128,24 @@ public final class PatternSet {
         return m.like != null ? m.like.matches(s) : m.regex.matcher(s).find();
     }
 
-    /** One thread's results for the last string it tested. */
+    /** One thread's results for the last string it tested, and the literals of the strings it scanned lately. */
     private final class Scratch {
+        /** Remembered scans: values of these lengths only (short ones scan fast, long ones would stay in memory). */
+        static final int MIN_REMEMBERED = 8;
+        static final int MAX_REMEMBERED = 1024;
+        static final int REMEMBERED = 256;
+
+        /** Of every so many values, this many must have been remembered for remembering to go on. */
+        static final int WINDOW = 1024;
+        static final int MIN_HITS = WINDOW / 16;
+        /** Values scanned without remembering after a window with too few hits, before trying again. */
+        static final int PAUSE = 32 * WINDOW;
+
+        final String[] rememberedValues = new String[REMEMBERED];
+        final int[][] rememberedFound = new int[REMEMBERED][];
+        int looked;
+        int hits;
+        int paused;
         final int[] seen = new int[literalCount];
         final int[] found = new int[literalCount];
         int foundCount;
@@ -145,7 +168,36 @@ public final class PatternSet {
         /** Marks the literals in the input; done once per input, when a pattern with literals is first asked. */
         void scan() {
             scanned = true;
-            foundCount = scanner == null ? 0 : scanner.scan(input, seen, stamp, found);
+            if (scanner == null) {
+                foundCount = 0;
+                return;
+            }
+            int n = input.length();
+            if (n < MIN_REMEMBERED || n > MAX_REMEMBERED || (paused > 0 && paused-- > 0)) {
+                foundCount = scanner.scan(input, seen, stamp, found);
+                return;
+            }
+            if (++looked == WINDOW) {
+                paused = hits < MIN_HITS ? PAUSE : 0;
+                looked = 0;
+                hits = 0;
+            }
+            int slot = (n * 0x9E3779B9 + input.charAt(n >> 1) * 0x85EBCA6B + input.charAt(n - 1) * 31
+                    + input.charAt(n >> 2)) >>> 24;
+            String known = rememberedValues[slot];
+            if (known != null && known.equals(input)) {
+                hits++;
+                int[] ids = rememberedFound[slot];
+                for (int k = 0; k < ids.length; k++) {
+                    seen[ids[k]] = stamp;
+                    found[k] = ids[k];
+                }
+                foundCount = ids.length;
+                return;
+            }
+            foundCount = scanner.scan(input, seen, stamp, found);
+            rememberedValues[slot] = input;
+            rememberedFound[slot] = foundCount == 0 ? NONE : Arrays.copyOf(found, foundCount);
         }
     }
 

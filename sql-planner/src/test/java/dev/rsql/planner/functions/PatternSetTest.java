@@ -171,6 +171,50 @@ class PatternSetTest {
         }
     }
 
+    /**
+     * Values seen again, as other string objects, in runs of repeats and of new values (so that remembering pauses
+     * and resumes), and values that differ only where the fingerprint does not look, get the answers of the patterns
+     * alone.
+     */
+    @Test
+    void rememberedScansAnswerAsScansDo() {
+        List<String> likes = List.of("%/etc/passwd%", "%nmap%", "%bash%", "%| sh%", "%x%", "%mozilla%");
+        PatternSet.Builder builder = new PatternSet.Builder().prefilterAll();
+        List<Single> singles = new ArrayList<>();
+        for (String like : likes) {
+            builder.addLike(like, null);
+            singles.add(new Single(like, true));
+        }
+        builder.addRegex("(?i)(nmap|nikto)");
+        singles.add(new Single("(?i)(nmap|nikto)", false));
+        PatternSet set = builder.build();
+        Random r = new Random(20261206);
+        List<String> pool = new ArrayList<>();
+        String[] parts = {"Mozilla/5.0 ", "nmap ", "NIKTO", "cat /etc/passwd", "bash -c ", "| sh", "a", "b", " "};
+        while (pool.size() < 300) {
+            StringBuilder b = new StringBuilder();
+            while (b.length() < 8 + r.nextInt(40)) {
+                b.append(parts[r.nextInt(parts.length)]);
+            }
+            pool.add(b.toString());
+        }
+        // same length and the same characters where the fingerprint looks: only a comparison tells them apart
+        for (String twin : List.of("aaaa/etc/passwd.bbbb", "aaaa/etc/passwx.bbbb", "aaaaxetc/passwd.bbbb")) {
+            pool.add(twin);
+        }
+        int[] found = new int[set.literalCount()];
+        for (int i = 0; i < 60_000; i++) {
+            boolean repeats = (i / 5000) % 2 == 0;
+            String s = new String(repeats ? pool.get(r.nextInt(pool.size())) : "u" + i + pool.get(r.nextInt(20)));
+            for (int p = 0; p < singles.size(); p++) {
+                int index = p;
+                assertEquals(singles.get(p).matches(s), set.matches(s, p), () -> singles.get(index) + " on '" + s + "'");
+            }
+            int n = set.literalsIn(s, found);
+            assertEquals(n, set.literalsIn(new String(s), found.clone()), s);
+        }
+    }
+
     @Test
     void readsTheLiteralsRulesRequire() {
         assertEquals(List.of("select"), RequiredLiterals.ofRegex("(?i)union(\\s|%20|\\+)+SELECT").literals());
