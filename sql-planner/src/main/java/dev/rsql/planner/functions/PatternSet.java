@@ -21,10 +21,11 @@ import java.util.regex.Pattern;
  * source get the same string object for a column of a record, so the scan, and a pattern several rules share, run
  * once per record for all of them (a different string object only costs another scan).
  *
- * <p>Values of a column often repeat (user agents, hosts, command lines): each thread also remembers which literals
- * the last values it scanned hold, in a small table indexed by a fingerprint of the value (its length and a few of its
- * characters), so that a value seen lately costs a comparison with the remembered one instead of a scan. A column
- * whose values rarely repeat (URLs, addresses) stops remembering for a while.
+ * <p>Values of a column often repeat (user agents, hosts, command lines): each thread also remembers the literals
+ * and the patterns' answers of the last values it tested, in a small table indexed by a fingerprint of the value (its
+ * length and a few of its characters), so that a value seen lately costs a comparison with the remembered one instead
+ * of a scan and of running its patterns. A column whose values rarely repeat (URLs, addresses) stops remembering for
+ * a while.
  *
  * <p>Generated code finds its set by name ({@link #named}), registered when the job's calcs are compiled.
  */
@@ -100,7 +101,7 @@ public final class PatternSet {
         if (scratch.decided[index] == stamp) {
             return scratch.results[index];
         }
-        boolean result = evaluate(members.get(index), s, scratch);
+        boolean result = scratch.answer(index);
         scratch.results[index] = result;
         scratch.decided[index] = stamp;
         return result;
@@ -128,21 +129,29 @@ public final class PatternSet {
         return m.like != null ? m.like.matches(s) : m.regex.matcher(s).find();
     }
 
-    /** One thread's results for the last string it tested, and the literals of the strings it scanned lately. */
+    /**
+     * One thread's results for the last string it tested, and what it found in the strings it tested lately: their
+     * literals and the patterns' answers.
+     */
     private final class Scratch {
-        /** Remembered scans: values of these lengths only (short ones scan fast, long ones would stay in memory). */
+        /** Remembered values: of these lengths only (short ones scan fast, long ones would stay in memory). */
         static final int MIN_REMEMBERED = 8;
         static final int MAX_REMEMBERED = 1024;
         static final int REMEMBERED = 256;
-
         /** Of every so many values, this many must have been remembered for remembering to go on. */
         static final int WINDOW = 1024;
         static final int MIN_HITS = WINDOW / 16;
-        /** Values scanned without remembering after a window with too few hits, before trying again. */
+        /** Values tested without remembering after a window with too few hits, before trying again. */
         static final int PAUSE = 32 * WINDOW;
+        /** A remembered answer: not known yet, false, true. */
+        static final byte UNKNOWN = 0;
+        static final byte FALSE = 1;
+        static final byte TRUE = 2;
 
         final String[] rememberedValues = new String[REMEMBERED];
+        /** The literals of a remembered value (null: not scanned yet). */
         final int[][] rememberedFound = new int[REMEMBERED][];
+        final byte[][] rememberedAnswers = new byte[REMEMBERED][];
         int looked;
         int hits;
         int paused;
@@ -154,14 +163,46 @@ public final class PatternSet {
         String input;
         int stamp;
         boolean scanned;
+        /** Whether the input was looked up among the remembered values; its slot there (-1: none); if it is known. */
+        boolean recalled;
+        int slot;
+        boolean known;
 
         void load(String s) {
             input = s;
             scanned = false;
+            recalled = false;
             if (++stamp == 0) { // wrapped: forget old marks rather than mistake them for new ones
                 Arrays.fill(seen, 0);
                 Arrays.fill(decided, 0);
                 stamp = 1;
+            }
+        }
+
+        /** Looks the input up among the remembered values, by a fingerprint: its length and three characters. */
+        void recall() {
+            recalled = true;
+            slot = -1;
+            known = false;
+            int n = input.length();
+            if (n < MIN_REMEMBERED || n > MAX_REMEMBERED) {
+                return;
+            }
+            if (paused > 0) {
+                paused--;
+                return;
+            }
+            if (++looked == WINDOW) {
+                paused = hits < MIN_HITS ? PAUSE : 0;
+                looked = 0;
+                hits = 0;
+            }
+            slot = (n * 0x9E3779B9 + input.charAt(n >> 1) * 0x85EBCA6B + input.charAt(n - 1) * 31
+                    + input.charAt(n >> 2)) >>> 24;
+            String value = rememberedValues[slot];
+            known = value != null && value.equals(input);
+            if (known) {
+                hits++;
             }
         }
 
@@ -172,22 +213,11 @@ public final class PatternSet {
                 foundCount = 0;
                 return;
             }
-            int n = input.length();
-            if (n < MIN_REMEMBERED || n > MAX_REMEMBERED || (paused > 0 && paused-- > 0)) {
-                foundCount = scanner.scan(input, seen, stamp, found);
-                return;
+            if (!recalled) {
+                recall();
             }
-            if (++looked == WINDOW) {
-                paused = hits < MIN_HITS ? PAUSE : 0;
-                looked = 0;
-                hits = 0;
-            }
-            int slot = (n * 0x9E3779B9 + input.charAt(n >> 1) * 0x85EBCA6B + input.charAt(n - 1) * 31
-                    + input.charAt(n >> 2)) >>> 24;
-            String known = rememberedValues[slot];
-            if (known != null && known.equals(input)) {
-                hits++;
-                int[] ids = rememberedFound[slot];
+            int[] ids = known ? rememberedFound[slot] : null;
+            if (ids != null) {
                 for (int k = 0; k < ids.length; k++) {
                     seen[ids[k]] = stamp;
                     found[k] = ids[k];
@@ -196,8 +226,45 @@ public final class PatternSet {
                 return;
             }
             foundCount = scanner.scan(input, seen, stamp, found);
+            if (slot >= 0) {
+                if (!known) {
+                    remember();
+                }
+                rememberedFound[slot] = foundCount == 0 ? NONE : Arrays.copyOf(found, foundCount);
+            }
+        }
+
+        /** Whether the input matches pattern {@code index}, as remembered or found now. */
+        boolean answer(int index) {
+            if (!recalled) {
+                recall();
+            }
+            if (known) {
+                byte a = rememberedAnswers[slot][index];
+                if (a != UNKNOWN) {
+                    return a == TRUE;
+                }
+            }
+            boolean result = evaluate(members.get(index), input, this);
+            if (slot >= 0) {
+                if (!known) {
+                    remember();
+                }
+                rememberedAnswers[slot][index] = result ? TRUE : FALSE;
+            }
+            return result;
+        }
+
+        /** The input takes its slot, whatever the slot remembered before. */
+        private void remember() {
             rememberedValues[slot] = input;
-            rememberedFound[slot] = foundCount == 0 ? NONE : Arrays.copyOf(found, foundCount);
+            rememberedFound[slot] = null;
+            if (rememberedAnswers[slot] == null) {
+                rememberedAnswers[slot] = new byte[members.size()];
+            } else {
+                Arrays.fill(rememberedAnswers[slot], UNKNOWN);
+            }
+            known = true;
         }
     }
 
