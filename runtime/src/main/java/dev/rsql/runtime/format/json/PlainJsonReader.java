@@ -120,25 +120,25 @@ final class PlainJsonReader {
                 throw GIVE_UP;
             }
             int field = layout.field(this, member++);
-            skipSpace();
-            expect(':');
-            skipSpace();
             if (field < 0) {
                 skipValue(level);
             } else {
                 Object v = readValue(layout, field, level);
                 target[positions == null ? field : positions[field]] = v;
             }
-            skipSpace();
             byte c = peek();
-            pos++;
-            if (c == '}') {
-                return;
+            if (c <= ' ') {
+                skipSpace();
+                c = peek();
             }
-            if (c != ',') {
+            pos++;
+            if (c == ',') {
+                skipSpace();
+            } else if (c == '}') {
+                return;
+            } else {
                 throw GIVE_UP;
             }
-            skipSpace();
         }
     }
 
@@ -616,6 +616,9 @@ final class PlainJsonReader {
     }
 
     private void skipSpace() {
+        if (pos < end && in[pos] > ' ') {
+            return;     // the usual case
+        }
         while (pos < end) {
             byte c = in[pos];
             if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
@@ -639,8 +642,8 @@ final class PlainJsonReader {
         final boolean usable;
         private final FieldTable table;
         /**
-         * The name of the k-th member of the last record and its closing quote, as little-endian words of its
-         * bytes; its length in bytes; its field (or -1 to skip).
+         * The name of the k-th member of the last record with what followed it up to its value (closing quote,
+         * colon, spaces), as little-endian words of its bytes; its length in bytes; its field (or -1 to skip).
          */
         private final long[][] predicted = new long[MAX_PREDICTED][];
         private final int[] predictedLength = new int[MAX_PREDICTED];
@@ -704,7 +707,10 @@ final class PlainJsonReader {
             }
         }
 
-        /** The field of the member name at the reader's position (its opening quote), consumed; -1 to skip. */
+        /**
+         * The field of the member name at the reader's position (its opening quote), consumed with the colon and the
+         * spaces up to the value; -1 to skip.
+         */
         int field(PlainJsonReader r, int member) {
             byte[] in = r.in;
             int start = r.pos + 1;
@@ -718,10 +724,13 @@ final class PlainJsonReader {
                 throw GIVE_UP;      // escapes or other than ASCII in a name
             }
             r.pos = stop + 1;
+            r.skipSpace();
+            r.expect(':');
+            r.skipSpace();
             int field = lookup(in, start, stop);
             if (member < MAX_PREDICTED) {
-                predicted[member] = words(in, start, stop + 1);
-                predictedLength[member] = stop + 1 - start;
+                predicted[member] = words(in, start, r.pos);
+                predictedLength[member] = r.pos - start;
                 predictedField[member] = field;
             }
             return field;
