@@ -33,7 +33,7 @@ start_server() {
   fi
   mkdir -p "$RSQL_HOME/run" "$RSQL_HOME/log"
   rm -f "$serverfile"
-  nohup "$JAVA" $RSQL_JAVA_OPTS -Drsql.rocketmq.log.name=server -cp "$RSQL_CLASSPATH" dev.rsql.cli.RsqlCli \
+  nohup "$JAVA" $RSQL_JOB_JIT $RSQL_JAVA_OPTS -Drsql.rocketmq.log.name=server -cp "$RSQL_CLASSPATH" dev.rsql.cli.RsqlCli \
     --home "$RSQL_HOME" server >>"$log" 2>&1 </dev/null &
   local pid=$!
   echo "$pid" >"$pidfile"
@@ -84,7 +84,7 @@ start_job() {
   fi
   mkdir -p "$(dirname "$pidfile")" "$(dirname "$log")"
   rm -f "$statusfile"
-  nohup "$JAVA" $RSQL_JAVA_OPTS -Drsql.rocketmq.log.name="${id//\//.}" -cp "$RSQL_CLASSPATH" dev.rsql.cli.RsqlCli --home "$RSQL_HOME" \
+  nohup "$JAVA" $RSQL_JOB_JIT $RSQL_JAVA_OPTS -Drsql.rocketmq.log.name="${id//\//.}" -cp "$RSQL_CLASSPATH" dev.rsql.cli.RsqlCli --home "$RSQL_HOME" \
     run "$script" --name "$job" ${instance:+--instance "$instance"} ${from_scratch:+--from-scratch} >>"$log" 2>&1 </dev/null &
   local pid=$!
   echo "$pid" >"$pidfile"

@@ -143,14 +143,23 @@ class DistributionIT {
         Map<String, String> flags = Map.of("JAVA_OPTS", "-XX:+PrintFlagsFinal");
         assertEquals("1", tieredStopAtLevel(exec(home, flags, 120, "bin/rsql", "check", "it/jit")));
         assertEquals("1", tieredStopAtLevel(exec(home, flags, 60, "bin/rsql", "status", "it/jit")));
-        assertEquals("4", tieredStopAtLevel(exec(home, flags, 180, "bin/rsql", "run", "it/jit")));
+        Result run = exec(home, flags, 180, "bin/rsql", "run", "it/jit");
+        assertEquals("4", tieredStopAtLevel(run));
+        assertEquals("20000", flag(run, "Tier4InvocationThreshold"), "jobs: C2 after more calls");
+        assertEquals("5000", flag(exec(home, flags, 60, "bin/rsql", "status", "it/jit"), "Tier4InvocationThreshold"));
         // a setting of the user's own wins
         assertEquals("4", tieredStopAtLevel(exec(home, Map.of("JAVA_OPTS", "-XX:+PrintFlagsFinal -XX:TieredStopAtLevel=4"),
                 60, "bin/rsql", "status", "it/jit")));
+        assertEquals("7000", flag(exec(home, Map.of("JAVA_OPTS", "-XX:+PrintFlagsFinal -XX:Tier4InvocationThreshold=7000"),
+                180, "bin/rsql", "run", "it/jit"), "Tier4InvocationThreshold"));
     }
 
     private static String tieredStopAtLevel(Result r) {
-        Matcher m = Pattern.compile("TieredStopAtLevel\\s+=\\s+(\\d+)").matcher(r.output);
+        return flag(r, "TieredStopAtLevel");
+    }
+
+    private static String flag(Result r, String name) {
+        Matcher m = Pattern.compile(name + "\\s+=\\s+(\\d+)").matcher(r.output);
         assertTrue(m.find(), r.output);
         return m.group(1);
     }
