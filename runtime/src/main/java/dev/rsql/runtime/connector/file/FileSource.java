@@ -3,6 +3,7 @@ package dev.rsql.runtime.connector.file;
 import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.connector.ConnectorContext;
 import dev.rsql.runtime.connector.ShardListener;
+import dev.rsql.runtime.connector.ShardReader;
 import dev.rsql.runtime.connector.Source;
 import dev.rsql.runtime.format.GuardedRowDecoder;
 import dev.rsql.runtime.table.Column;
@@ -18,8 +19,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** Bounded source over the lines of one or more files; each file is a shard. */
+/**
+ * Bounded source over the lines of one or more files; each file is a shard. With option {@code scan.read-ahead}
+ * (default: on when the JVM has more than one processor) each file is read and decoded ahead on another thread
+ * ({@link FileReadAhead}).
+ */
 final class FileSource implements Source {
+
+    static final String READ_AHEAD = "scan.read-ahead";
 
     private final ConnectorContext context;
     private final List<Path> files;
@@ -28,9 +35,11 @@ final class FileSource implements Source {
     private final int[] pathColumns;
     private final int[] lineColumns;
     private final boolean[] lineAsInt;
+    private final boolean readAhead;
 
     FileSource(ConnectorContext context) {
         this.context = context;
+        this.readAhead = context.options().getBoolean(Runtime.getRuntime().availableProcessors() > 1, READ_AHEAD);
         String table = context.table().name();
         String location = context.options().require(FileConnectorFactory.PATH_KEYS);
         Path p = toPath(location);
@@ -170,14 +179,15 @@ final class FileSource implements Source {
     @Override
     public void start(ShardListener listener) {
         TableSchema schema = context.table().schema();
-        List<FileShardReader> readers = new ArrayList<>();
+        List<ShardReader> readers = new ArrayList<>();
         int maxRecordBytes = GuardedRowDecoder.maxRecordBytes(context.options());
         for (Path f : files) {
             String shardId = base == null ? f.getFileName().toString() : base.relativize(f).toString();
-            readers.add(new FileShardReader(shardId, f,
+            long startLine = listener.checkpointedPosition(shardId).orElse(0);
+            FileShardReader reader = new FileShardReader(shardId, f,
                     context.createDecoder(FileConnectorFactory.defaultFormat(context), schema.physicalRowType(), schema.physicalPositions(), schema.columns().size()),
-                    maxRecordBytes, pathColumns, lineColumns, lineAsInt,
-                    listener.checkpointedPosition(shardId).orElse(0)));
+                    maxRecordBytes, pathColumns, lineColumns, lineAsInt, startLine);
+            readers.add(readAhead ? new FileReadAhead(reader, startLine) : reader);
         }
         listener.shardsAssigned(readers);
         listener.noMoreShards();
