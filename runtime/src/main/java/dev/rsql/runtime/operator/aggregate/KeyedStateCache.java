@@ -9,15 +9,12 @@ import dev.rsql.runtime.state.StateEntry;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * The values of one keyed state for the most recently used (key, namespace) pairs, in the heap: reads and writes of
- * an active key cost no state access. A changed value is written back when its entry is evicted (least recently used
- * first, beyond {@code capacity} entries) and at {@link #flush}, which operators call before every checkpoint, so a
+ * The values of one keyed state for the recently used (key, namespace) pairs, in the heap: reads and writes of
+ * an active key cost no state access. A changed value is written back when its entry is evicted (those not read
+ * lately first, beyond {@code capacity} entries: {@link CachedEntries}) and at {@link #flush}, which operators call before every checkpoint, so a
  * snapshot holds every change. A value set to null is removed from state. A {@link StoredKeysFilter} of the pairs the
  * state may hold (those it held at the start and those written since) answers most misses of new pairs without reading
  * the state. With capacity 0 nothing is kept and there is no filter: a value is read at every {@link #get} and written
@@ -33,6 +30,8 @@ final class KeyedStateCache<V> {
         private final KeyedStateCache<V> cache;
         private final int hash;
         private boolean dirty;
+        /** Read since the eviction clock last passed it ({@link CachedEntries}). */
+        boolean referenced;
 
         private Entry(KeyedStateCache<V> cache, byte[] key, byte[] namespace, V value) {
             this.cache = cache;
@@ -71,8 +70,8 @@ final class KeyedStateCache<V> {
 
     private final KeyedValueState<V> state;
     private final int capacity;
-    private final Map<Entry<V>, Entry<V>> entries;
-    /** How many of the least recently used entries go at once when the cache is full (their changes in one batch). */
+    private final CachedEntries<V> entries;
+    /** How many entries go at once when the cache is full (their changes in one batch). */
     private final int evictions;
     /** How many times entries were evicted (an entry read before then may be gone). */
     private long evictionRounds;
@@ -95,7 +94,7 @@ final class KeyedStateCache<V> {
         this.state = state;
         this.capacity = capacity;
         this.stored = capacity == 0 ? null : filterOf(state, filterBytes);
-        this.entries = new LinkedHashMap<>(Math.min(capacity, 1024), 0.75f, true);
+        this.entries = new CachedEntries<>(Math.min(capacity, 1024));
         this.evictions = Math.max(1, Math.min(capacity / 8, MAX_BATCH));
     }
 
@@ -134,8 +133,8 @@ final class KeyedStateCache<V> {
         Entry<V> e = entries.get(probe);
         if (e == null) {
             probe.value = stored != null && !stored.mightContain(probe.hash) ? null : state.get(key, namespace);
-            entries.put(probe, probe);
-            evictIfFull();
+            entries.putIfAbsent(probe);
+            evictIfFull(probe);
             e = probe;
         }
         return e;
@@ -147,29 +146,26 @@ final class KeyedStateCache<V> {
         if (capacity == 0) {
             return probe;
         }
-        Entry<V> e = entries.putIfAbsent(probe, probe);
+        Entry<V> e = entries.putIfAbsent(probe);
         if (e != null) {
             return e;
         }
-        evictIfFull();
+        evictIfFull(probe);
         return probe;
     }
 
-    /** Past capacity, drops the least recently used entries (never the newest), writing their changes in one batch. */
-    private void evictIfFull() {
+    /**
+     * Past capacity, drops entries not read lately (by the clock of {@link CachedEntries}), never {@code newest},
+     * writing their changes in one batch.
+     */
+    private void evictIfFull(Entry<V> newest) {
         if (entries.size() <= capacity) {
             return;
         }
         List<Entry<V>> evicted = new ArrayList<>(evictions);
-        Iterator<Entry<V>> eldest = entries.values().iterator();
         evictionRounds++;
-        for (int i = 0; i < evictions && entries.size() > 1; i++) {
-            Entry<V> e = eldest.next();
-            eldest.remove();
-            if (e.dirty) {
-                evicted.add(e);
-            }
-        }
+        entries.evict(evictions, newest, evicted);
+        evicted.removeIf(e -> !e.dirty);
         write(evicted);
     }
 

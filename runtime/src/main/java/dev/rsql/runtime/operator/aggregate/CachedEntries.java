@@ -1,0 +1,126 @@
+package dev.rsql.runtime.operator.aggregate;
+
+import java.util.List;
+
+/**
+ * The entries a {@link KeyedStateCache} holds: an open-addressing table keyed by the entries themselves (linear
+ * probing by their hash, deletion by shifting back), and a clock for eviction: a read marks an entry referenced, and
+ * the clock's hand evicts entries it finds unmarked, unmarking the others as it passes (a second chance), an
+ * approximation of least-recently-used that costs a read nothing but one store, where an access-ordered linked map
+ * relinks its entry.
+ */
+final class CachedEntries<V> {
+
+    private KeyedStateCache.Entry<V>[] slots;
+    private int mask;
+    private int size;
+    private int hand;
+
+    CachedEntries(int expected) {
+        int capacity = 16;
+        while (capacity < expected * 2) {
+            capacity <<= 1;
+        }
+        slots = newSlots(capacity);
+        mask = capacity - 1;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <V> KeyedStateCache.Entry<V>[] newSlots(int n) {
+        return (KeyedStateCache.Entry<V>[]) new KeyedStateCache.Entry<?>[n];
+    }
+
+    int size() {
+        return size;
+    }
+
+    /** The entry equal to {@code probe} (marked referenced), or null. */
+    KeyedStateCache.Entry<V> get(KeyedStateCache.Entry<V> probe) {
+        for (int i = home(probe.hashCode()); ; i = (i + 1) & mask) {
+            KeyedStateCache.Entry<V> e = slots[i];
+            if (e == null) {
+                return null;
+            }
+            if (e.hashCode() == probe.hashCode() && e.equals(probe)) {
+                e.referenced = true;
+                return e;
+            }
+        }
+    }
+
+    /** Adds {@code e} (referenced) unless an equal entry is held, which is returned (referenced) instead. */
+    KeyedStateCache.Entry<V> putIfAbsent(KeyedStateCache.Entry<V> e) {
+        int i = home(e.hashCode());
+        for (KeyedStateCache.Entry<V> s; (s = slots[i]) != null; i = (i + 1) & mask) {
+            if (s.hashCode() == e.hashCode() && s.equals(e)) {
+                s.referenced = true;
+                return s;
+            }
+        }
+        e.referenced = true;
+        slots[i] = e;
+        if (++size * 4 > slots.length * 3) {
+            grow();
+        }
+        return null;
+    }
+
+    /**
+     * Removes up to {@code n} entries the clock finds unreferenced, never {@code keep}, into {@code out}. Each pass
+     * of the hand unmarks what it does not remove, so this ends within two rounds of the table.
+     */
+    void evict(int n, KeyedStateCache.Entry<V> keep, List<KeyedStateCache.Entry<V>> out) {
+        int removed = 0;
+        int passed = 0;
+        int limit = 2 * slots.length;
+        while (removed < n && size > 1 && passed++ < limit) {
+            KeyedStateCache.Entry<V> e = slots[hand];
+            if (e == null || e == keep || e.referenced) {
+                if (e != null) {
+                    e.referenced = false;
+                }
+                hand = (hand + 1) & mask;
+                continue;
+            }
+            removeAt(hand);     // a later entry may move into this slot: look at it next
+            out.add(e);
+            removed++;
+        }
+    }
+
+    private void removeAt(int i) {
+        size--;
+        int free = i;
+        for (int j = (i + 1) & mask; slots[j] != null; j = (j + 1) & mask) {
+            int h = home(slots[j].hashCode());
+            // an entry stays where it is unless the free slot lies cyclically between its home and it
+            boolean stays = free <= j ? (free < h && h <= j) : (free < h || h <= j);
+            if (!stays) {
+                slots[free] = slots[j];
+                free = j;
+            }
+        }
+        slots[free] = null;
+    }
+
+    private void grow() {
+        KeyedStateCache.Entry<V>[] old = slots;
+        slots = newSlots(old.length * 2);
+        mask = slots.length - 1;
+        for (KeyedStateCache.Entry<V> e : old) {
+            if (e != null) {
+                int i = home(e.hashCode());
+                while (slots[i] != null) {
+                    i = (i + 1) & mask;
+                }
+                slots[i] = e;
+            }
+        }
+        hand = 0;
+    }
+
+    private int home(int hash) {
+        // the hash is Murmur3's: well mixed already
+        return hash & mask;
+    }
+}
