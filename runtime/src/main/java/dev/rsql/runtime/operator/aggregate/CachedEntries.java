@@ -7,11 +7,13 @@ import java.util.List;
  * probing by their hash, deletion by shifting back), and a clock for eviction: a read marks an entry referenced, and
  * the clock's hand evicts entries it finds unmarked, unmarking the others as it passes (a second chance), an
  * approximation of least-recently-used that costs a read nothing but one store, where an access-ordered linked map
- * relinks its entry.
+ * relinks its entry. The hashes sit in an array of their own beside the slots, so that probing past other entries
+ * reads neighbouring ints instead of an object per slot.
  */
 final class CachedEntries<V> {
 
     private KeyedStateCache.Entry<V>[] slots;
+    private int[] hashes;
     private int mask;
     private int size;
     private int hand;
@@ -22,6 +24,7 @@ final class CachedEntries<V> {
             capacity <<= 1;
         }
         slots = newSlots(capacity);
+        hashes = new int[capacity];
         mask = capacity - 1;
     }
 
@@ -36,12 +39,13 @@ final class CachedEntries<V> {
 
     /** The entry equal to {@code probe} (marked referenced), or null. */
     KeyedStateCache.Entry<V> get(KeyedStateCache.Entry<V> probe) {
-        for (int i = home(probe.hashCode()); ; i = (i + 1) & mask) {
+        int hash = probe.hashCode();
+        for (int i = home(hash); ; i = (i + 1) & mask) {
             KeyedStateCache.Entry<V> e = slots[i];
             if (e == null) {
                 return null;
             }
-            if (e.hashCode() == probe.hashCode() && e.equals(probe)) {
+            if (hashes[i] == hash && e.equals(probe)) {
                 e.referenced = true;
                 return e;
             }
@@ -50,15 +54,17 @@ final class CachedEntries<V> {
 
     /** Adds {@code e} (referenced) unless an equal entry is held, which is returned (referenced) instead. */
     KeyedStateCache.Entry<V> putIfAbsent(KeyedStateCache.Entry<V> e) {
-        int i = home(e.hashCode());
+        int hash = e.hashCode();
+        int i = home(hash);
         for (KeyedStateCache.Entry<V> s; (s = slots[i]) != null; i = (i + 1) & mask) {
-            if (s.hashCode() == e.hashCode() && s.equals(e)) {
+            if (hashes[i] == hash && s.equals(e)) {
                 s.referenced = true;
                 return s;
             }
         }
         e.referenced = true;
         slots[i] = e;
+        hashes[i] = hash;
         if (++size * 4 > slots.length * 3) {
             grow();
         }
@@ -92,11 +98,12 @@ final class CachedEntries<V> {
         size--;
         int free = i;
         for (int j = (i + 1) & mask; slots[j] != null; j = (j + 1) & mask) {
-            int h = home(slots[j].hashCode());
+            int h = home(hashes[j]);
             // an entry stays where it is unless the free slot lies cyclically between its home and it
             boolean stays = free <= j ? (free < h && h <= j) : (free < h || h <= j);
             if (!stays) {
                 slots[free] = slots[j];
+                hashes[free] = hashes[j];
                 free = j;
             }
         }
@@ -106,6 +113,7 @@ final class CachedEntries<V> {
     private void grow() {
         KeyedStateCache.Entry<V>[] old = slots;
         slots = newSlots(old.length * 2);
+        hashes = new int[slots.length];
         mask = slots.length - 1;
         for (KeyedStateCache.Entry<V> e : old) {
             if (e != null) {
@@ -114,6 +122,7 @@ final class CachedEntries<V> {
                     i = (i + 1) & mask;
                 }
                 slots[i] = e;
+                hashes[i] = e.hashCode();
             }
         }
         hand = 0;
