@@ -4,14 +4,16 @@ the example jobs (jobs/hello.sql, login_alerts.sql, login_stats.sql) and for a 4
 (peers/flink/queries/rules40.sql: 40 rule INSERTs, blackhole sinks) over a small bounded input.
 
 Usage: bench/startup_bench.py [--runs 5] [--homes this=/path,other=/path] [--jobs hello,rules40] [--lines 2000]
-       [--logs FILE] [--trace]
+       [--logs FILE] [--code warm|cold] [--trace]
        (after `mvn -B -DskipTests package`, which also builds the class-data-sharing archive lib/rsql.jsa)
 
 Runs of the homes are interleaved. "first record" is when the task's "started reading" line appeared on the
 process's stdout, measured from just before the process was started; "end" is when the process exited. Also printed:
 the process's CPU time (user + sys, which the machine's other load disturbs less than wall time), the CPU its
 threads had spent at the first record and how much of it the JIT compilers' threads (C1, C2) took, and the load
-average. --trace runs each job once more with -Drsql.debug.startup=true and prints where the time went (milliseconds
+average. --code warm (the default) measures a restart: the state directory's compiled-code cache
+(state.dir/.compiled-code) is kept, after an unmeasured run of each job and home; --code cold a first start: the whole
+state directory is removed before each run. --trace runs each job once more with -Drsql.debug.startup=true and prints where the time went (milliseconds
 since the JVM started and the process's CPU time at each step of start-up, planning per INSERT included).
 """
 import argparse
@@ -53,16 +55,29 @@ def thread_cpu(pid):
     return total, jit
 
 
-def run_once(home, script, env_extra, java_opts=''):
+STATE = os.path.join(WORK, 'startup-state')
+CODE_CACHE = '.compiled-code'
+
+
+def clear_state(keep_code):
+    """Removes the state directory, or all of it but the compiled-code cache."""
+    if not keep_code:
+        shutil.rmtree(STATE, ignore_errors=True)
+    elif os.path.isdir(STATE):
+        for entry in os.listdir(STATE):
+            if entry != CODE_CACHE:
+                shutil.rmtree(os.path.join(STATE, entry), ignore_errors=True)
+
+
+def run_once(home, script, env_extra, keep_code, java_opts=''):
     """Seconds to the first record, to the end, the process's CPU seconds, its threads' and its JIT compilers' CPU
     seconds at the first record (threads that ended before it not counted); the stderr lines."""
-    state = os.path.join(WORK, 'startup-state')
-    shutil.rmtree(state, ignore_errors=True)
+    clear_state(keep_code)
     env = dict(os.environ, **env_extra)
     env['JAVA_OPTS'] = (env.get('JAVA_OPTS', '') + ' ' + java_opts).strip()
     cpu0 = children_cpu()
     t0 = time.monotonic()
-    p = subprocess.Popen([os.path.join(home, 'bin', 'rsql'), 'run', script, '-D', 'state.dir=' + state,
+    p = subprocess.Popen([os.path.join(home, 'bin', 'rsql'), 'run', script, '-D', 'state.dir=' + STATE,
                           '-D', 'worker.threads=1'], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
                          text=True)
     first = None
@@ -136,8 +151,12 @@ def main():
     ap.add_argument('--logs', default=DEFAULT_LOGS)
     ap.add_argument('--rules', default=RULES40, help='the 40-INSERT script (LOGS_PATH is its input)')
     ap.add_argument('--jobs', default='hello,login_alerts,login_stats,rules40')
+    ap.add_argument('--code', choices=('warm', 'cold'), default='warm',
+                    help='warm: compiled code kept from an earlier run (a restart); cold: a first start')
     ap.add_argument('--trace', action='store_true')
     a = ap.parse_args()
+    keep_code = a.code == 'warm'
+    clear_state(False)
     os.makedirs(WORK, exist_ok=True)
     logs = os.path.join(WORK, 'startup_logs_%d.json' % a.lines)
     if not os.path.exists(logs):
@@ -151,14 +170,18 @@ def main():
     jobs = [j for j in jobs if j[0] in a.jobs.split(',')]
     homes = [h.split('=', 1) for h in a.homes.split(',')]
     results = {}
+    if keep_code:
+        for job, script, env in jobs:
+            for name, home in homes:
+                run_once(home, script, env, True)
     load_before = os.getloadavg()
     for _ in range(a.runs):
         for job, script, env in jobs:
             for name, home in homes:
-                results.setdefault((job, name), []).append(run_once(home, script, env)[:5])
+                results.setdefault((job, name), []).append(run_once(home, script, env, keep_code)[:5])
     load_after = os.getloadavg()
-    print('load average %.1f before, %.1f after (%d cores); medians of %d runs, interleaved'
-          % (load_before[0], load_after[0], os.cpu_count(), a.runs))
+    print('load average %.1f before, %.1f after (%d cores); medians of %d runs, interleaved; compiled code %s'
+          % (load_before[0], load_after[0], os.cpu_count(), a.runs, a.code))
     print('%-12s %-8s %14s %8s %8s %18s' % ('job', 'home', 'first record s', 'end s', 'CPU s',
                                              'to first: CPU, JIT'))
     for (job, name), rs in results.items():
@@ -170,7 +193,7 @@ def main():
         for job, script, env in jobs:
             for name, home in homes:
                 print_trace('%s (%s)' % (job, name),
-                            run_once(home, script, env, '-Drsql.debug.startup=true')[5])
+                            run_once(home, script, env, keep_code, '-Drsql.debug.startup=true')[5])
 
 
 if __name__ == '__main__':

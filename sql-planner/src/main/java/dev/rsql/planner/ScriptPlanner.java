@@ -12,6 +12,7 @@ import dev.rsql.planner.catalog.ScriptCatalog;
 import dev.rsql.planner.catalog.TableColumn;
 import dev.rsql.planner.catalog.WatermarkSpec;
 import dev.rsql.planner.codegen.CalcCompiler;
+import dev.rsql.planner.codegen.CompiledCodeCache;
 import dev.rsql.planner.codegen.RuleSetPlanner;
 import dev.rsql.planner.functions.udf.UserFunctions;
 import dev.rsql.planner.physical.OverWindows;
@@ -58,6 +59,7 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.validate.SqlValidatorException;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -81,6 +83,10 @@ public final class ScriptPlanner {
     static final String PROJECTION_PUSHDOWN = "table.optimizer.projection-pushdown.enabled";
     /** SET or conf/ setting: false runs each INSERT's filter on its own instead of the source's rules as one set. */
     static final String RULE_SET = "table.optimizer.rule-set.enabled";
+    /** SET or conf/ setting: false compiles the generated code at every start instead of keeping it under state.dir. */
+    static final String CODE_CACHE = "table.generated-code.cache.enabled";
+    /** The code cache's directory under {@code state.dir}; a job's state directory is named after the job. */
+    private static final String CODE_CACHE_DIR = ".compiled-code";
 
     private final PlannerContext context;
     /** Options of the sink table a bare SELECT writes to; null: a {@code print} sink (see {@link PrintedSelect}). */
@@ -228,14 +234,25 @@ public final class ScriptPlanner {
         /** The job's calc compiler and graph translator, made once the settings they depend on are known. */
         private GraphTranslator translator(GraphBuilder builder) {
             if (translator == null) {
-                compiler = new CalcCompiler(session.typeFactory(), session.conformance(), context.classLoader())
+                compiler = new CalcCompiler(session.typeFactory(), session.conformance(), context.classLoader(),
+                        jobName)
                         .timeZone(jobTimeZone()).multiPattern(!"false".equalsIgnoreCase(setting(MULTI_PATTERN)))
-                        .sharedPredicates(!"false".equalsIgnoreCase(setting(SHARED_PREDICATES)));
+                        .sharedPredicates(!"false".equalsIgnoreCase(setting(SHARED_PREDICATES)))
+                        .codeCache(codeCache());
                 translator = new GraphTranslator(builder, compiler, this::sourceSettings,
                         new ChangelogSinks(context.classLoader())).bindTables(t -> boundTables.get(t.name()))
                         .projectionPushdown(!"false".equalsIgnoreCase(setting(PROJECTION_PUSHDOWN)));
             }
             return translator;
+        }
+
+        /** Where compiled code is kept: under the state directory, if there is one and the cache is not off. */
+        private CompiledCodeCache codeCache() {
+            String stateDir = setting("state.dir");
+            if (stateDir == null || "false".equalsIgnoreCase(setting(CODE_CACHE))) {
+                return null;
+            }
+            return new CompiledCodeCache(Path.of(stateDir, CODE_CACHE_DIR));
         }
 
         /** The INSERT validated, converted to relational algebra and optimised. */

@@ -25,6 +25,7 @@ import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.validate.SqlConformance;
+import org.codehaus.commons.compiler.util.reflect.ByteArrayClassLoader;
 import org.codehaus.janino.SimpleCompiler;
 
 import java.lang.reflect.Constructor;
@@ -36,6 +37,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TimeZone;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -47,7 +49,8 @@ import java.util.function.Supplier;
 public final class CalcCompiler {
 
     private static final String PACKAGE = CalcFunction.GENERATED_PACKAGE;
-    private static final AtomicInteger UNITS = new AtomicInteger();
+    /** Units made so far in this JVM per job name: a unit's name is unique (its code's registries are global). */
+    private static final Map<String, AtomicInteger> UNITS = new ConcurrentHashMap<>();
     /** The name of the row parameter of a generated calc's {@code apply} and a shared conjunct evaluator's test. */
     static final String INPUT = "in";
 
@@ -55,13 +58,14 @@ public final class CalcCompiler {
     private final RexBuilder rexBuilder;
     private final SqlConformance conformance;
     private final ClassLoader classLoader;
-    private final String unitName = "Job" + UNITS.incrementAndGet();
+    private final String unitName;
     private final List<ClassDeclaration> classes = new ArrayList<>();
     private final List<CompiledCalc> pending = new ArrayList<>();
     private String source;
     private String timeZone = "UTC";
-    private PatternSetRewriter patternSets = new PatternSetRewriter(unitName);
-    private SharedConjunctRewriter sharedConjuncts = new SharedConjunctRewriter(unitName);
+    private CompiledCodeCache codeCache;
+    private PatternSetRewriter patternSets;
+    private SharedConjunctRewriter sharedConjuncts;
     /** Calc programs added since the last compile; those with shared conjuncts are generated again then. */
     private final List<PendingProgram> programs = new ArrayList<>();
     private List<String> sharedDescription = List.of();
@@ -72,16 +76,37 @@ public final class CalcCompiler {
     private record PendingProgram(int classIndex, String name, RexProgram program, String source) {
     }
 
-    public CalcCompiler(JavaTypeFactory typeFactory, SqlConformance conformance, ClassLoader classLoader) {
+    /** @param jobName names the compilation unit (alike for the first job of that name in every JVM) */
+    public CalcCompiler(JavaTypeFactory typeFactory, SqlConformance conformance, ClassLoader classLoader,
+                        String jobName) {
+        this.unitName = unitName(jobName);
+        this.patternSets = new PatternSetRewriter(unitName);
+        this.sharedConjuncts = new SharedConjunctRewriter(unitName);
         this.typeFactory = typeFactory;
         this.rexBuilder = new RexBuilder(typeFactory);
         this.conformance = conformance;
         this.classLoader = classLoader;
     }
 
+    /**
+     * {@code Job_<job name>_<n>}, n counting the units of that name in this JVM: the same for each run of a job, so
+     * that its code is found in the {@link CompiledCodeCache} (a process-wide counter differed with the order in
+     * which the warm-up and the job got there).
+     */
+    private static String unitName(String jobName) {
+        String name = "Job_" + String.valueOf(jobName).replaceAll("[^A-Za-z0-9_]", "_");
+        return name + "_" + UNITS.computeIfAbsent(name, n -> new AtomicInteger()).incrementAndGet();
+    }
+
     /** The job's time zone (an id such as {@code Asia/Shanghai}) for the zone-dependent functions; default UTC. */
     public CalcCompiler timeZone(String zoneId) {
         this.timeZone = zoneId;
+        return this;
+    }
+
+    /** Where compiled classes are kept for the next planning of the same code (null, the default: nowhere). */
+    public CalcCompiler codeCache(CompiledCodeCache cache) {
+        this.codeCache = cache;
         return this;
     }
 
@@ -268,6 +293,29 @@ public final class CalcCompiler {
         // Hoists per-row constant work (new LikeFunction(), calls on literals) into static final fields.
         unit = (ClassDeclaration) unit.accept(ClassDeclarationFinder.create());
         source = "package " + PACKAGE + ";\n\n" + Expressions.toString(unit);
+        ClassLoader loader = load(source);
+        if (patternSets != null) {
+            patternSets.register();
+        }
+        for (SharedConjunctRewriter.Shared set : shared) {
+            CompiledCalc evaluator = new CompiledCalc(evaluatorClasses.get(set.setName()));
+            evaluator.load(loader);
+            SharedConjuncts.register(set.setName(), set.conjuncts().size(),
+                    () -> (SharedConjuncts.Evaluator) evaluator.instance());
+        }
+        for (CompiledCalc calc : pending) {
+            calc.load(loader);
+        }
+        pending.clear();
+    }
+
+    /** The classes of {@code source}: those the code cache kept, else compiled (and then kept). */
+    private ClassLoader load(String source) {
+        CompiledCodeCache.Key key = codeCache == null ? null : CompiledCodeCache.key(source, classLoader);
+        Map<String, byte[]> cached = key == null ? null : codeCache.get(key);
+        if (cached != null) {
+            return new ByteArrayClassLoader(cached, classLoader);
+        }
         SimpleCompiler compiler = new SimpleCompiler();
         compiler.setParentClassLoader(classLoader);
         try {
@@ -276,19 +324,10 @@ public final class CalcCompiler {
             throw new PlanningException(null, "generated expression code does not compile: " + e.getMessage()
                     + "\n" + source, e);
         }
-        if (patternSets != null) {
-            patternSets.register();
+        if (key != null) {
+            codeCache.put(key, compiler.getBytecodes());
         }
-        for (SharedConjunctRewriter.Shared set : shared) {
-            CompiledCalc evaluator = new CompiledCalc(evaluatorClasses.get(set.setName()));
-            evaluator.load(compiler.getClassLoader());
-            SharedConjuncts.register(set.setName(), set.conjuncts().size(),
-                    () -> (SharedConjuncts.Evaluator) evaluator.instance());
-        }
-        for (CompiledCalc calc : pending) {
-            calc.load(compiler.getClassLoader());
-        }
-        pending.clear();
+        return compiler.getClassLoader();
     }
 
     /** The generated Java source of the last compilation (for EXPLAIN and debugging). */
