@@ -1,6 +1,9 @@
 package dev.rsql.planner.codegen;
 
+import dev.rsql.runtime.graph.CalcFunction;
 import dev.rsql.runtime.spi.ExtClassLoader;
+import org.apache.calcite.runtime.SqlFunctions;
+import org.codehaus.janino.SimpleCompiler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,8 +21,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
+import java.security.CodeSource;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +37,8 @@ import java.util.stream.Stream;
  * source and a fingerprint of everything the code can link against (the JVM, and path, size and modification time of
  * the class path's and {@code ext/}'s jars) next to the classes, and is used only if both are equal, so a changed
  * engine or UDF jar misses; the file's name is only a hash of them (not a cryptographic digest: that took tens of
- * milliseconds of a cold JVM). Code linking against class directories or class loaders of other kinds is not cached.
+ * milliseconds of a cold JVM). Code linking against class directories or class loaders of other kinds is not cached,
+ * nor is code whose engine jars are not on the fingerprinted path (listed by a manifest's {@code Class-Path}).
  * A file is written whole under a temporary name and then renamed; one that cannot be read is a miss. The least
  * recently used files beyond {@link #MAX_FILES} are deleted.
  */
@@ -42,6 +48,10 @@ public final class CompiledCodeCache {
     static final int MAX_FILES = 64;
     private static final int MAGIC = 0x52_53_43_32;   // "RSC2"
     private static final String SUFFIX = ".classes";
+
+    /** Classes of the jars generated code links against, whichever way the application was started. */
+    private static final List<Class<?>> ENGINE_CLASSES = List.of(CompiledCodeCache.class, CalcFunction.class,
+            SqlFunctions.class, SimpleCompiler.class);
 
     private final Path dir;
 
@@ -115,8 +125,18 @@ public final class CompiledCodeCache {
      * fingerprinted.
      */
     public static Key key(String source, ClassLoader parent) {
+        return key(source, parent, ENGINE_CLASSES);
+    }
+
+    /**
+     * As {@link #key(String, ClassLoader)}; null also if the jar of one of {@code engineClasses} is not among the
+     * fingerprinted ones: a jar listed by another jar's manifest {@code Class-Path} (an application started with
+     * {@code -jar}) is not on {@code java.class.path}, and an upgrade of it would go unnoticed.
+     */
+    static Key key(String source, ClassLoader parent, List<Class<?>> engineClasses) {
         StringBuilder fingerprint = new StringBuilder(System.getProperty("java.home")).append('\n')
                 .append(System.getProperty("java.vm.version")).append('\n');
+        Map<String, List<File>> byName = new HashMap<>();
         for (ClassLoader l = parent; l != null && l != ClassLoader.getPlatformClassLoader(); l = l.getParent()) {
             List<Path> jars = jarsOf(l);
             if (jars == null) {
@@ -127,14 +147,39 @@ public final class CompiledCodeCache {
                 if (!f.isFile()) {
                     return null;     // a class directory: its files may change without it changing
                 }
+                byName.computeIfAbsent(f.getName(), n -> new ArrayList<>()).add(f);
                 fingerprint.append(f.getAbsolutePath()).append('\t').append(f.length()).append('\t')
                         .append(f.lastModified()).append('\n');
+            }
+        }
+        for (Class<?> c : engineClasses) {
+            if (!fingerprinted(c, byName)) {
+                return null;
             }
         }
         String fp = fingerprint.toString();
         String name = Integer.toHexString(fp.hashCode()) + "-" + Integer.toHexString(source.hashCode()) + "-"
                 + Integer.toHexString(source.length()) + SUFFIX;
         return new Key(name, fp, source);
+    }
+
+    /** Whether the jar {@code c} came from is one of {@code jars} (by name), symbolic links resolved. */
+    private static boolean fingerprinted(Class<?> c, Map<String, List<File>> jars) {
+        CodeSource code = c.getProtectionDomain().getCodeSource();
+        try {
+            if (code == null || code.getLocation() == null) {
+                return false;
+            }
+            File from = new File(code.getLocation().toURI()).getCanonicalFile();
+            for (File f : jars.getOrDefault(from.getName(), List.of())) {
+                if (f.getCanonicalFile().equals(from)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (URISyntaxException | IllegalArgumentException | IOException e) {
+            return false;
+        }
     }
 
     private static List<Path> jarsOf(ClassLoader loader) {

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
@@ -34,6 +35,11 @@ class CompiledCodeCacheTest {
         return new URLClassLoader(new URL[] {entry.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
     }
 
+    /** A key with no engine classes to find (the tests' own come from class directories). */
+    private static CompiledCodeCache.Key key(String source, ClassLoader loader) {
+        return CompiledCodeCache.key(source, loader, List.of());
+    }
+
     private Path jar(String name) throws Exception {
         Path jar = tmp.resolve(name);
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
@@ -51,25 +57,25 @@ class CompiledCodeCacheTest {
         classes.put("gen.A$Inner", new byte[0]);
         CompiledCodeCache.Key key;
         try (URLClassLoader loader = loaderOf(jar)) {
-            key = CompiledCodeCache.key("class A {}", loader);
+            key = key("class A {}", loader);
             assertNotNull(key);
-            assertEquals(key, CompiledCodeCache.key("class A {}", loader));
+            assertEquals(key, key("class A {}", loader));
             assertNull(cache.get(key));
             cache.put(key, classes);
-            Map<String, byte[]> read = cache.get(CompiledCodeCache.key("class A {}", loader));
+            Map<String, byte[]> read = cache.get(key("class A {}", loader));
             assertEquals(classes.keySet(), read.keySet());
             assertArrayEquals(new byte[] {1, 2, 3}, read.get("gen.A"));
-            assertNull(cache.get(CompiledCodeCache.key("class B {}", loader)), "another source");
+            assertNull(cache.get(key("class B {}", loader)), "another source");
         }
         Files.write(jar, "a longer, different jar".getBytes(StandardCharsets.UTF_8));
         try (URLClassLoader loader = loaderOf(jar)) {
-            assertNull(cache.get(CompiledCodeCache.key("class A {}", loader)), "a rewritten jar");
+            assertNull(cache.get(key("class A {}", loader)), "a rewritten jar");
         }
         Files.setLastModifiedTime(jar, FileTime.fromMillis(1_000_000_000_000L));
         try (URLClassLoader loader = loaderOf(jar)) {
-            cache.put(CompiledCodeCache.key("class A {}", loader), classes);
+            cache.put(key("class A {}", loader), classes);
             Files.setLastModifiedTime(jar, FileTime.fromMillis(1_000_000_001_000L));
-            assertNull(cache.get(CompiledCodeCache.key("class A {}", loader)), "a jar of the same size, touched");
+            assertNull(cache.get(key("class A {}", loader)), "a jar of the same size, touched");
         }
     }
 
@@ -86,11 +92,21 @@ class CompiledCodeCacheTest {
     void codeLinkingAgainstClassDirectoriesIsNotCached() throws Exception {
         Path classes = Files.createDirectory(tmp.resolve("classes"));
         try (URLClassLoader loader = loaderOf(classes)) {
-            assertNull(CompiledCodeCache.key("class A {}", loader));
+            assertNull(key("class A {}", loader));
         }
         try (URLClassLoader loader = new URLClassLoader(new URL[] {jar("x.jar").toUri().toURL()},
                 loaderOf(classes))) {
-            assertNull(CompiledCodeCache.key("class A {}", loader), "a directory further up the chain");
+            assertNull(key("class A {}", loader), "a directory further up the chain");
+        }
+    }
+
+    @Test
+    void codeWhoseEngineJarsAreNotOnTheFingerprintedPathIsNotCached() throws Exception {
+        Path jar = jar("app.jar");   // as an application started with -jar, its engine jars in its manifest
+        try (URLClassLoader loader = loaderOf(jar)) {
+            assertNotNull(key("class A {}", loader));
+            assertNull(CompiledCodeCache.key("class A {}", loader, List.of(CompiledCodeCache.class)));
+            assertNull(CompiledCodeCache.key("class A {}", loader), "the engine's own classes: not in app.jar");
         }
     }
 
