@@ -1,5 +1,7 @@
 package dev.rsql.runtime.state.rocksdb;
 
+import dev.rsql.runtime.state.ByteWriter;
+
 /**
  * A RocksDB write batch in its serialized form ({@code WriteBatch::rep_} of {@code db/write_batch.cc}), built in the
  * heap and handed to RocksDB in one call ({@code new WriteBatch(byte[])}): a put or delete per entry through JNI cost
@@ -14,7 +16,6 @@ package dev.rsql.runtime.state.rocksdb;
  */
 final class WriteBatchBytes {
 
-    private static final int HEADER = 12;
     private static final byte VALUE = 0x01;
     private static final byte DELETION = 0x00;
     private static final byte CF_VALUE = 0x05;
@@ -25,58 +26,29 @@ final class WriteBatchBytes {
 
     /** Puts {@code values[i]} under {@code keys[i]} (deletes where null) in {@code order}, in column family cf. */
     static byte[] of(int cf, byte[][] keys, byte[][] values, int[] order) {
-        int size = HEADER;
-        int cfBytes = cf == 0 ? 0 : varintLength(cf);
+        int most = 12;   // a tag and three varints of at most 5 bytes per entry: room for all of it
         for (int i : order) {
-            size += 1 + cfBytes + varintLength(keys[i].length) + keys[i].length;
-            if (values[i] != null) {
-                size += varintLength(values[i].length) + values[i].length;
-            }
+            most += 16 + keys[i].length + (values[i] == null ? 0 : values[i].length);
         }
-        byte[] rep = new byte[size];
+        ByteWriter out = new ByteWriter(most);
+        out.writeLong(0);
         int count = order.length;
-        rep[8] = (byte) count;
-        rep[9] = (byte) (count >>> 8);
-        rep[10] = (byte) (count >>> 16);
-        rep[11] = (byte) (count >>> 24);
-        int at = HEADER;
+        for (int shift = 0; shift < 32; shift += 8) {
+            out.writeByte(count >>> shift);     // little-endian, unlike ByteWriter's writeInt
+        }
         for (int i : order) {
             boolean put = values[i] != null;
             if (cf == 0) {
-                rep[at++] = put ? VALUE : DELETION;
+                out.writeByte(put ? VALUE : DELETION);
             } else {
-                rep[at++] = put ? CF_VALUE : CF_DELETION;
-                at = varint(rep, at, cf);
+                out.writeByte(put ? CF_VALUE : CF_DELETION);
+                out.writeVarInt(cf);
             }
-            at = bytes(rep, at, keys[i]);
+            out.writeLengthPrefixed(keys[i]);
             if (put) {
-                at = bytes(rep, at, values[i]);
+                out.writeLengthPrefixed(values[i]);
             }
         }
-        return rep;
-    }
-
-    private static int bytes(byte[] rep, int at, byte[] b) {
-        at = varint(rep, at, b.length);
-        System.arraycopy(b, 0, rep, at, b.length);
-        return at + b.length;
-    }
-
-    private static int varint(byte[] rep, int at, int v) {
-        while ((v & ~0x7F) != 0) {
-            rep[at++] = (byte) ((v & 0x7F) | 0x80);
-            v >>>= 7;
-        }
-        rep[at++] = (byte) v;
-        return at;
-    }
-
-    private static int varintLength(int v) {
-        int n = 1;
-        while ((v & ~0x7F) != 0) {
-            v >>>= 7;
-            n++;
-        }
-        return n;
+        return out.toByteArray();
     }
 }
