@@ -37,21 +37,6 @@ final class CachedEntries<V> {
         return size;
     }
 
-    /** The entry equal to {@code probe} (marked referenced), or null. */
-    KeyedStateCache.Entry<V> get(KeyedStateCache.Entry<V> probe) {
-        int hash = probe.hashCode();
-        for (int i = home(hash); ; i = (i + 1) & mask) {
-            KeyedStateCache.Entry<V> e = slots[i];
-            if (e == null) {
-                return null;
-            }
-            if (hashes[i] == hash && e.equals(probe)) {
-                e.referenced = true;
-                return e;
-            }
-        }
-    }
-
     /** Adds {@code e} (referenced) unless an equal entry is held, which is returned (referenced) instead. */
     KeyedStateCache.Entry<V> putIfAbsent(KeyedStateCache.Entry<V> e) {
         int hash = e.hashCode();

@@ -14,11 +14,11 @@ import java.util.List;
 /**
  * The values of one keyed state for the recently used (key, namespace) pairs, in the heap: reads and writes of
  * an active key cost no state access. A changed value is written back when its entry is evicted (those not read
- * lately first, beyond {@code capacity} entries: {@link CachedEntries}) and at {@link #flush}, which operators call before every checkpoint, so a
- * snapshot holds every change. A value set to null is removed from state. A {@link StoredKeysFilter} of the pairs the
- * state may hold (those it held at the start and those written since) answers most misses of new pairs without reading
- * the state. With capacity 0 nothing is kept and there is no filter: a value is read at every {@link #get} and written
- * at once by {@link Entry#changed} (so set it first).
+ * lately first, beyond {@code capacity} entries: {@link CachedEntries}) and at {@link #flush}, which operators call
+ * before every checkpoint, so a snapshot holds every change. A value set to null is removed from state. A {@link
+ * StoredKeysFilter} of the pairs the state may hold (those it held at the start and those written since) answers
+ * most misses of new pairs without reading the state. With capacity 0 nothing is kept and there is no filter: a
+ * value is read at every {@link #get} and written at once by {@link Entry#changed} (so set it first).
  */
 final class KeyedStateCache<V> {
 
@@ -125,30 +125,30 @@ final class KeyedStateCache<V> {
 
     /** The entry of a key and namespace, read from state if not cached. */
     Entry<V> get(byte[] key, byte[] namespace) {
-        Entry<V> probe = new Entry<>(this, key, namespace, null);
-        if (capacity == 0) {
-            probe.value = state.get(key, namespace);
-            return probe;
-        }
-        Entry<V> e = entries.get(probe);
-        if (e == null) {
-            probe.value = stored != null && !stored.mightContain(probe.hash) ? null : state.get(key, namespace);
-            entries.putIfAbsent(probe);
-            evictIfFull(probe);
-            e = probe;
-        }
-        return e;
+        return entry(key, namespace, true);
     }
 
     /** The entry of a key and namespace about to be overwritten: not read from state if not cached. */
     private Entry<V> slot(byte[] key, byte[] namespace) {
+        return entry(key, namespace, false);
+    }
+
+    /** The cached entry, else one added for it (its value read from state if {@code read}): one probe either way. */
+    private Entry<V> entry(byte[] key, byte[] namespace, boolean read) {
         Entry<V> probe = new Entry<>(this, key, namespace, null);
         if (capacity == 0) {
+            if (read) {
+                probe.value = state.get(key, namespace);
+            }
             return probe;
         }
         Entry<V> e = entries.putIfAbsent(probe);
         if (e != null) {
             return e;
+        }
+        if (read && (stored == null || stored.mightContain(probe.hash))) {
+            // added before it is read: a read that fails fails the task, and this cache goes with it
+            probe.value = state.get(key, namespace);
         }
         evictIfFull(probe);
         return probe;
