@@ -76,6 +76,12 @@ class DistributionIT {
         return new Result(p.exitValue(), out);
     }
 
+    /** Writes jobs/it/NAME.sql of the installation. */
+    private static void writeJob(String name, String sql) throws IOException {
+        Files.createDirectories(home.resolve("jobs/it"));
+        Files.writeString(home.resolve("jobs/it/" + name + ".sql"), sql);
+    }
+
     static String read(Path file) {
         try {
             return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
@@ -90,9 +96,8 @@ class DistributionIT {
                 + " 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '100000000');\n"
                 + "CREATE TABLE shown (id BIGINT, v INT) WITH ('connector' = 'print', 'print-identifier' = '%s');\n"
                 + "INSERT INTO shown SELECT id, v FROM ticks WHERE id %% 2 = 0;\n";
-        Files.createDirectories(home.resolve("jobs/it"));
-        Files.writeString(home.resolve("jobs/it/ticker_a.sql"), String.format(ticker, "A"));
-        Files.writeString(home.resolve("jobs/it/ticker_b.sql"), String.format(ticker, "B"));
+        writeJob("ticker_a", String.format(ticker, "A"));
+        writeJob("ticker_b", String.format(ticker, "B"));
 
         Result start = exec(home, 120, "bin/start.sh", "it/ticker_a", "it/ticker_b");
         assertEquals(0, start.code, start.output);
@@ -137,11 +142,11 @@ class DistributionIT {
 
     @Test
     void aScriptRunAgainLoadsItsCompiledCodeAndADamagedCopyIsCompiledAgain() throws Exception {
-        Files.createDirectories(home.resolve("jobs/it"));
-        Files.writeString(home.resolve("jobs/it/cached.sql"), "CREATE TABLE g (id BIGINT, name STRING) WITH ("
+        writeJob("cached", "CREATE TABLE g (id BIGINT, name STRING) WITH ("
                 + "'connector' = 'datagen', 'seed' = '7', 'number-of-rows' = '30', 'fields.id.kind' = 'sequence',"
                 + " 'fields.id.start' = '1', 'fields.id.end' = '30', 'fields.name.values' = 'alpha,beta,gamma');\n"
-                + "CREATE TABLE shown (id BIGINT, name STRING) WITH ('connector' = 'print', 'print-identifier' = 'c');\n"
+                + "CREATE TABLE shown (id BIGINT, name STRING) WITH ('connector' = 'print',"
+                + " 'print-identifier' = 'c');\n"
                 // no MOD: once in a while a run's code for it took another of SqlFunctions.mod's overloads (a
                 // second entry, not a wrong one), and this test needs the same code each time
                 + "INSERT INTO shown SELECT id, UPPER(name) FROM g WHERE id > 10 AND name LIKE '%a';\n");
@@ -189,8 +194,7 @@ class DistributionIT {
 
     @Test
     void oneShotCommandsRunWithTheClientCompilerOnlyAndJobsWithBoth() throws Exception {
-        Files.createDirectories(home.resolve("jobs/it"));
-        Files.writeString(home.resolve("jobs/it/jit.sql"), "CREATE TABLE g (id BIGINT) WITH ('connector' = 'datagen',"
+        writeJob("jit", "CREATE TABLE g (id BIGINT) WITH ('connector' = 'datagen',"
                 + " 'number-of-rows' = '1');\nCREATE TABLE b (id BIGINT) WITH ('connector' = 'blackhole');\n"
                 + "INSERT INTO b SELECT id FROM g;\n");
         Map<String, String> flags = Map.of("JAVA_OPTS", "-XX:+PrintFlagsFinal");
@@ -219,8 +223,7 @@ class DistributionIT {
 
     @Test
     void anotherInstanceOfALocalJobIsRefusedByStart() throws Exception {
-        Files.createDirectories(home.resolve("jobs/it"));
-        Files.writeString(home.resolve("jobs/it/local_only.sql"), "CREATE TABLE ticks (id BIGINT) WITH ("
+        writeJob("local_only", "CREATE TABLE ticks (id BIGINT) WITH ("
                 + "'connector' = 'datagen', 'rows-per-second' = '5');\n"
                 + "CREATE TABLE shown (id BIGINT) WITH ('connector' = 'print');\n"
                 + "INSERT INTO shown SELECT id FROM ticks;\n");
@@ -285,8 +288,7 @@ class DistributionIT {
                 assertTrue(names.stream().noneMatch(n -> n.startsWith(broker)), broker + " in lib/: " + names);
             }
         }
-        Files.createDirectories(home.resolve("jobs/it"));
-        Files.writeString(home.resolve("jobs/it/cp.sql"), "CREATE TABLE g (id BIGINT) WITH ('connector' = 'datagen',"
+        writeJob("cp", "CREATE TABLE g (id BIGINT) WITH ('connector' = 'datagen',"
                 + " 'rows-per-second' = '5');\nCREATE TABLE p (id BIGINT) WITH ('connector' = 'print');\n"
                 + "INSERT INTO p SELECT id FROM g;\n");
         Result start = exec(home, 120, "bin/start.sh", "it/cp");
