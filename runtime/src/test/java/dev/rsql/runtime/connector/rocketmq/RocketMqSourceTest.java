@@ -174,6 +174,18 @@ class RocketMqSourceTest {
                 expectedFromStartTime.size(), null), "startTime " + text);
     }
 
+    @Test
+    void aSmallQueueBufferPausesAndResumesItsQueueWithoutLosingOrRepeatingMessages() throws Exception {
+        String topic = createTopic("paused", 2);
+        int n = 600;
+        for (int i = 0; i < n; i++) {
+            send(json(topic, i), i % 2);
+        }
+        // Every poll (up to 64 messages) fills a buffer of 16: each queue is paused and resumed many times.
+        assertEquals(range(0, n), run(topic, unique("g_paused"), Map.of("scan.startup.mode", "earliest",
+                "scan.queue-buffer-size", "16", "pullBatchSize", "64"), n, null));
+    }
+
     /**
      * Runs the source with the given group and options into a collect sink until {@code expected} rows arrived
      * (running {@code whileAssigned} once every queue is assigned), stops it, and returns the ids read.
