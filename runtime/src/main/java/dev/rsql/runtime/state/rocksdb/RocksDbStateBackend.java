@@ -82,6 +82,8 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
     private static final byte[] META_KEY_GROUPS = "key-groups".getBytes(StandardCharsets.UTF_8);
     private static final byte META_STATE = 1;
     private static final byte META_TIMERS = 2;
+    /** Changed values kept for the next drain, per column family; beyond, the drain reads them back. */
+    private static final long MAX_KEPT_CHANGE_BYTES = 4L << 20;
 
     private final Path dbDir;
     private final int keyGroups;
@@ -102,8 +104,8 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
     private final Map<String, RocksDbTimerService> timerServices = new HashMap<>();
     private final Map<Integer, String> timerIds = new HashMap<>();
     private final Set<RocksDbIterator<?>> openIterators = Collections.newSetFromMap(new IdentityHashMap<>());
-    /** Per column family (by ordinal) the keys changed since the last drain; null while tracking is off. */
-    private ChangedKeys[] changes;
+    /** Per column family (by ordinal) the entries changed since the last drain; null while tracking is off. */
+    private ChangedEntries[] changes;
     private boolean closed;
 
     private RocksDbStateBackend(Path dbDir, int keyGroups, Deque<AutoCloseable> resources, RocksDB db,
@@ -280,8 +282,8 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
                 }
                 byte[] version = KeyBuffer.intBytes(FORMAT_VERSION);
                 byte[] groups = KeyBuffer.intBytes(keyGroups);
-                put(StateColumnFamily.METADATA, META_FORMAT, META_FORMAT.length, version, version.length);
-                put(StateColumnFamily.METADATA, META_KEY_GROUPS, META_KEY_GROUPS.length, groups, groups.length);
+                put(StateColumnFamily.METADATA, META_FORMAT, META_FORMAT.length, version);
+                put(StateColumnFamily.METADATA, META_KEY_GROUPS, META_KEY_GROUPS.length, groups);
                 return;
             }
             int version = toInt(format);
@@ -413,7 +415,7 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
         try {
             byte[] stored = db.get(metaCf, metaKey);
             if (stored == null) {
-                put(StateColumnFamily.METADATA, metaKey, metaKey.length, names, names.length);
+                put(StateColumnFamily.METADATA, metaKey, metaKey.length, names);
                 return null;
             }
             return Arrays.equals(stored, names) ? null : decodeNames(stored);
@@ -529,9 +531,9 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
         ensureOpen();
         if (changes == null) {
             writeTimerBuffers();    // changes from before: not recorded
-            changes = new ChangedKeys[StateColumnFamily.values().length];
+            changes = new ChangedEntries[StateColumnFamily.values().length];
             for (int i = 0; i < changes.length; i++) {
-                changes[i] = new ChangedKeys();
+                changes[i] = new ChangedEntries(MAX_KEPT_CHANGE_BYTES);
             }
         }
     }
@@ -547,7 +549,7 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
         }
         writeTimerBuffers();
         int n = 0;
-        for (ChangedKeys c : changes) {
+        for (ChangedEntries c : changes) {
             n += c.size();
         }
         return n;
@@ -560,15 +562,18 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
     public void drainChanges(RawEntryVisitor visitor) throws IOException {
         ensureTracking();
         writeTimerBuffers();
-        try {
-            for (StateColumnFamily cf : StateColumnFamily.values()) {
-                ColumnFamilyHandle handle = handle(cf);
-                for (byte[] key : changes[cf.ordinal()].toArray()) {
-                    visitor.visit(cf, key, db.get(handle, readOptions, key));
+        for (StateColumnFamily cf : StateColumnFamily.values()) {
+            ColumnFamilyHandle handle = handle(cf);
+            changes[cf.ordinal()].forEach((key, value) -> {
+                if (value == ChangedEntries.UNKNOWN) {
+                    try {
+                        value = db.get(handle, readOptions, key);
+                    } catch (RocksDBException e) {
+                        throw new IOException("reading changed state in " + dbDir + " failed: " + e.getMessage(), e);
+                    }
                 }
-            }
-        } catch (RocksDBException e) {
-            throw new IOException("reading changed state in " + dbDir + " failed: " + e.getMessage(), e);
+                visitor.visit(cf, key, value == ChangedEntries.DELETED ? null : value);
+            });
         }
         discardChanges();
     }
@@ -577,7 +582,7 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
     public void discardChanges() {
         ensureTracking();
         writeTimerBuffers();
-        for (ChangedKeys c : changes) {
+        for (ChangedEntries c : changes) {
             c.clear();
         }
     }
@@ -650,18 +655,22 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
 
     // --- for the states and timer services ----------------------------------------------------------------------
 
-    /** Writes {@code key[0, keyLength)}; every write of state goes through here or {@link #delete}. */
-    void put(StateColumnFamily cf, byte[] key, int keyLength, byte[] value, int valueLength) throws RocksDBException {
-        db.put(handle(cf), writeOptions, key, 0, keyLength, value, 0, valueLength);
+    /**
+     * Writes {@code key[0, keyLength)}; every write of state goes through here, {@link #write} or {@link #delete}.
+     * The backend keeps {@code value} for the change log: it must not be modified afterwards.
+     */
+    void put(StateColumnFamily cf, byte[] key, int keyLength, byte[] value) throws RocksDBException {
+        db.put(handle(cf), writeOptions, key, 0, keyLength, value, 0, value.length);
         if (changes != null) {
-            changes[cf.ordinal()].add(key, keyLength);
+            changes[cf.ordinal()].put(key, keyLength, false, value);
         }
     }
 
     /**
      * Writes whole keys with their values (null deletes), each key at most once, in one batch in ascending key order:
      * the memtable inserts of ascending keys cost a fraction of those of random ones. The batch's bytes are built in
-     * the heap ({@link WriteBatchBytes}) and cross JNI once.
+     * the heap ({@link WriteBatchBytes}) and cross JNI once. The backend keeps the arrays for the change log: they
+     * must not be modified afterwards.
      */
     void write(StateColumnFamily cf, byte[][] keys, byte[][] values) throws RocksDBException {
         byte[] rep = WriteBatchBytes.of(handle(cf).getID(), keys, values, KeyOrder.of(keys));
@@ -669,8 +678,9 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
             db.write(writeOptions, batch);
         }
         if (changes != null) {
-            for (byte[] key : keys) {
-                changes[cf.ordinal()].add(key, key.length);
+            for (int i = 0; i < keys.length; i++) {
+                changes[cf.ordinal()].put(keys[i], keys[i].length, true,
+                        values[i] == null ? ChangedEntries.DELETED : values[i]);
             }
         }
     }
@@ -678,7 +688,7 @@ public final class RocksDbStateBackend implements KeyedStateBackend {
     void delete(StateColumnFamily cf, byte[] key, int keyLength) throws RocksDBException {
         db.delete(handle(cf), writeOptions, key, 0, keyLength);
         if (changes != null) {
-            changes[cf.ordinal()].add(key, keyLength);
+            changes[cf.ordinal()].put(key, keyLength, false, ChangedEntries.DELETED);
         }
     }
 

@@ -166,7 +166,7 @@ final class RocksDbTimerService implements TimerService {
             }
             try {
                 for (byte[] k : registered) {
-                    backend.put(StateColumnFamily.TIMERS, k, k.length, NO_VALUE, 0);
+                    backend.put(StateColumnFamily.TIMERS, k, k.length, NO_VALUE);
                 }
                 for (byte[] k : deleted) {
                     backend.delete(StateColumnFamily.TIMERS, k, k.length);

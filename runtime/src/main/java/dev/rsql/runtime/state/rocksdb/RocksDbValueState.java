@@ -70,7 +70,7 @@ final class RocksDbValueState<V> implements KeyedValueState<V> {
         byte[] bytes = serializer.serialize(value);
         KeyBuffer k = backend.valueKeyBuffer().value(stateId, backend.keyGroupOf(key), key, namespace);
         try {
-            backend.put(StateColumnFamily.VALUES, k.buf, k.len, bytes, bytes.length);
+            backend.put(StateColumnFamily.VALUES, k.buf, k.len, bytes);
         } catch (RocksDBException e) {
             throw new StateException("writing " + description + " failed", e);
         }

@@ -178,6 +178,30 @@ class RocksDbChangeTrackingTest {
     }
 
     @Test
+    void valuesBeyondWhatTheTrackerKeepsAreReadBackAtTheDrain() throws Exception {
+        backend.enableChangeTracking();
+        KeyedValueState<String> s = backend.valueState("op", "big", StringSerializer.INSTANCE);
+        drain(backend);
+        // 6 values of 1 MB: more than the 4 MB kept in the heap, so the last ones are read from RocksDB
+        Map<String, String> expected = new TreeMap<>();
+        for (int i = 0; i < 6; i++) {
+            String value = String.valueOf((char) ('a' + i)).repeat(1 << 20);
+            s.put(b("k" + i), NS, "stale");
+            s.put(b("k" + i), NS, value);
+            expected.put(valueKey("big", b("k" + i)), value);
+        }
+        s.remove(b("k0"), NS);
+        expected.put(valueKey("big", b("k0")), "<deleted>");
+        s.put(b("k5"), NS, "small again");
+        expected.put(valueKey("big", b("k5")), "small again");
+        assertEquals(expected, drain(backend).get(StateColumnFamily.VALUES));
+
+        // after the drain the budget is whole again: a later change is kept and drained as written
+        s.put(b("k1"), NS, "later");
+        assertEquals(Map.of(valueKey("big", b("k1")), "later"), drain(backend).get(StateColumnFamily.VALUES));
+    }
+
+    @Test
     void forEachEntryListsEveryColumnFamily() throws Exception {
         KeyedValueState<String> s = backend.valueState("op", "s", StringSerializer.INSTANCE);
         s.put(b("a"), NS, "1");
