@@ -4,6 +4,7 @@ import dev.rsql.runtime.connector.ReaderOutput;
 import dev.rsql.runtime.connector.ShardReader;
 import dev.rsql.runtime.format.DecodeException;
 import dev.rsql.runtime.format.RowDecoder;
+import dev.rsql.runtime.rocketmq.PolledMessages;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
@@ -22,9 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * drained half of it, so a slow task holds back only its own queue. (Beyond the limit the buffer holds at most the
  * pulls already under way, and the client caches at most {@code pullThresholdForQueue} more messages.)
  *
- * <p>The buffer keeps each message's offset and body only, and the whole message only when a metadata column reads
- * it: a client message with its decoded properties takes about 2 KB of heap, so full buffers of them (16k messages a
- * queue) filled half of a 512 MB heap, and the job spent a third of its CPU collecting.
+ * <p>The buffer keeps each message's offset and body ({@link PolledMessages}), and the whole message only when a
+ * metadata column reads it.
  *
  * <p>{@link #position()} is the next queue offset to read; {@link #commit} stores it as the consumer group's offset
  * of the queue on the broker (synchronously), so a restart or a new owner of the queue resumes exactly there.
@@ -40,7 +40,7 @@ final class RocketMqShardReader implements ShardReader {
     private final int capacity;
     private final long capacityBytes;
 
-    private final ConcurrentLinkedQueue<Polled> buffer = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<PolledMessages> buffer = new ConcurrentLinkedQueue<>();
     private final AtomicInteger buffered = new AtomicInteger();
     private final AtomicLong bufferedBytes = new AtomicLong();
     private final AtomicBoolean waiting = new AtomicBoolean();
@@ -54,7 +54,7 @@ final class RocketMqShardReader implements ShardReader {
     private volatile long nextOffset;
     private volatile long maxOffset = -1;
     private final List<Object[]> decoded = new ArrayList<>(4);
-    private Polled reading;   // the batch being read, taken from the buffer
+    private PolledMessages reading;   // the poll being read, taken from the buffer
 
     RocketMqShardReader(RocketMqSource source, MessageQueue queue, long startOffset, RowDecoder decoder,
                         MessageMetadata.Reader[] metadata, int capacity, long capacityBytes) {
@@ -85,10 +85,10 @@ final class RocketMqShardReader implements ShardReader {
         if (revoked || closed) {
             return false;
         }
-        Polled polled = new Polled(messages, metadata.length > 0);
+        PolledMessages polled = new PolledMessages(messages, metadata.length > 0);
         buffer.add(polled);
-        int size = buffered.addAndGet(messages.size());
-        long sizeBytes = bufferedBytes.addAndGet(polled.bytes);
+        int size = buffered.addAndGet(polled.count());
+        long sizeBytes = bufferedBytes.addAndGet(polled.bytes());
         MessageExt last = messages.get(messages.size() - 1);
         String max = last.getProperty(MessageConst.PROPERTY_MAX_OFFSET);
         if (max != null) {
@@ -140,8 +140,8 @@ final class RocketMqShardReader implements ShardReader {
     public int read(ReaderOutput output, int maxRecords) throws Exception {
         int n = 0;
         while (n < maxRecords) {
-            Polled batch = reading;
-            if (batch == null || batch.next == batch.offsets.length) {
+            PolledMessages batch = reading;
+            if (batch == null || !batch.hasNext()) {
                 batch = reading = buffer.poll();
                 if (batch == null) {
                     waiting.set(true);
@@ -151,23 +151,23 @@ final class RocketMqShardReader implements ShardReader {
                     waiting.set(false);
                     continue;
                 }
-                int left = buffered.addAndGet(-batch.offsets.length);
-                long leftBytes = bufferedBytes.addAndGet(-batch.bytes);
+                int left = buffered.addAndGet(-batch.count());
+                long leftBytes = bufferedBytes.addAndGet(-batch.bytes());
                 if (left <= capacity / 2 && leftBytes <= capacityBytes / 2) {
                     maybeResume();
                 }
             }
-            int i = batch.next++;
-            long offset = batch.offsets[i];
+            batch.advance();
+            long offset = batch.offset();
             if (offset < nextOffset) {
                 continue;   // before the start position or already handed out (a stale pull); never read twice
             }
-            byte[] body = batch.bodies[i];
+            byte[] body = batch.body();
             decoded.clear();
             try {
                 decoder.decode(body, decoded::add);
                 if (metadata.length > 0) {
-                    MessageExt msg = batch.messages[i];
+                    MessageExt msg = batch.message();
                     for (Object[] row : decoded) {
                         for (MessageMetadata.Reader m : metadata) {
                             m.read(msg, row);
@@ -259,32 +259,5 @@ final class RocketMqShardReader implements ShardReader {
     @Override
     public String toString() {
         return describePosition(nextOffset);
-    }
-
-    /** One poll's messages of this queue, as the task reads them: offsets and bodies, whole messages if needed. */
-    private static final class Polled {
-        private static final byte[] EMPTY = new byte[0];
-
-        final long[] offsets;
-        final byte[][] bodies;
-        final MessageExt[] messages;   // null unless metadata columns read them
-        final long bytes;              // what the buffer limit counts: bodies plus a little per message
-        int next;                      // task thread only
-
-        Polled(List<MessageExt> polled, boolean keepMessages) {
-            int n = polled.size();
-            offsets = new long[n];
-            bodies = new byte[n][];
-            messages = keepMessages ? polled.toArray(new MessageExt[0]) : null;
-            long size = 0;
-            for (int i = 0; i < n; i++) {
-                MessageExt m = polled.get(i);
-                byte[] body = m.getBody();
-                offsets[i] = m.getQueueOffset();
-                bodies[i] = body == null ? EMPTY : body;
-                size += bodies[i].length + (keepMessages ? 2048 : 32);
-            }
-            bytes = size;
-        }
     }
 }
