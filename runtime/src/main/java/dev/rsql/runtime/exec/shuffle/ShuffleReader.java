@@ -32,8 +32,8 @@ public final class ShuffleReader implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ShuffleReader.class);
     private static final int PULL_BATCH = 32;
     /** Messages the client may buffer per queue (a message holds up to {@code shuffle.batch.bytes}). */
-    private static final int BUFFERED_MESSAGES = 1024;
-    private static final int BUFFERED_MIB = 4;
+    private static final int BUFFERED_MESSAGES = 64;
+    private static final int BUFFERED_MIB = 16;
 
     /** Learns which queues this process owns; called on the rebalance thread. */
     public interface Listener {
