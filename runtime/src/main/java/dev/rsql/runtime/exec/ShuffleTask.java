@@ -47,7 +47,9 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
     private final TaskTransaction transaction;
     private final ConcurrentLinkedQueue<MessageExt> inbox = new ConcurrentLinkedQueue<>();
     private final AtomicInteger buffered = new AtomicInteger();
+    /** Whether the queue is paused at the consumer: decided and changed under {@code pauseLock} only. */
     private volatile boolean paused;
+    private final Object pauseLock = new Object();
 
     // Owned by the task thread.
     private long nextOffset;
@@ -87,8 +89,14 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
         }
         inbox.addAll(messages);
         if (buffered.addAndGet(messages.size()) >= INBOX_LIMIT && !paused) {
-            paused = true;
-            queue.pause();
+            // Re-checked under the lock: the task thread may have read the inbox down and resumed meanwhile; without
+            // it, a resume could follow this pause and leave the queue fetching while the flag says paused.
+            synchronized (pauseLock) {
+                if (!paused && buffered.get() >= INBOX_LIMIT) {
+                    paused = true;
+                    queue.pause();
+                }
+            }
         }
         wakeUp();
     }
@@ -108,8 +116,12 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
             n++;
         }
         if (n > 0 && buffered.addAndGet(-n) <= INBOX_LIMIT / 2 && paused) {
-            paused = false;
-            queue.resume();
+            synchronized (pauseLock) {
+                if (paused && buffered.get() <= INBOX_LIMIT / 2) {
+                    paused = false;
+                    queue.resume();
+                }
+            }
         }
         return n;
     }
