@@ -4,7 +4,6 @@ import dev.rsql.runtime.connector.ReaderOutput;
 import dev.rsql.runtime.connector.ShardReader;
 import dev.rsql.runtime.format.DecodeException;
 import dev.rsql.runtime.format.RowDecoder;
-import dev.rsql.runtime.rocketmq.PolledMessages;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;

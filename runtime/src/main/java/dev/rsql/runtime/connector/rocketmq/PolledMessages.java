@@ -1,4 +1,4 @@
-package dev.rsql.runtime.rocketmq;
+package dev.rsql.runtime.connector.rocketmq;
 
 import org.apache.rocketmq.common.message.MessageExt;
 
@@ -9,9 +9,9 @@ import java.util.List;
  * only when asked to keep them. A client message with its decoded properties takes about 2 KB of heap, so buffers of
  * thousands of them filled half of a 512 MB heap, and the job spent a third of its CPU collecting.
  *
- * <p>Built by the polling thread, then read by one task thread ({@link #next} is that thread's cursor).
+ * <p>Built by the polling thread, then read by one task thread, which moves its cursor with {@link #advance}.
  */
-public final class PolledMessages {
+final class PolledMessages {
 
     private static final byte[] EMPTY = new byte[0];
     /** What a buffer limit counts per message beyond its body: the arrays' slots, or the whole kept message. */
@@ -24,7 +24,7 @@ public final class PolledMessages {
     private final long bytes;
     private int next;
 
-    public PolledMessages(List<MessageExt> polled, boolean keepMessages) {
+    PolledMessages(List<MessageExt> polled, boolean keepMessages) {
         int n = polled.size();
         offsets = new long[n];
         bodies = new byte[n][];
@@ -41,35 +41,35 @@ public final class PolledMessages {
     }
 
     /** Messages in the poll. */
-    public int count() {
+    int count() {
         return offsets.length;
     }
 
     /** What the messages count against a buffer's byte limit. */
-    public long bytes() {
+    long bytes() {
         return bytes;
     }
 
-    public boolean hasNext() {
+    boolean hasNext() {
         return next < offsets.length;
     }
 
     /** Moves to the next message; then {@link #offset}, {@link #body} and {@link #message} are about that one. */
-    public void advance() {
+    void advance() {
         next++;
     }
 
-    public long offset() {
+    long offset() {
         return offsets[next - 1];
     }
 
     /** The body (empty for a message without one). */
-    public byte[] body() {
+    byte[] body() {
         return bodies[next - 1];
     }
 
     /** The whole message; only if the messages were kept. */
-    public MessageExt message() {
+    MessageExt message() {
         return messages[next - 1];
     }
 }
