@@ -5,44 +5,35 @@ import dev.rsql.planner.PlannerContext;
 import dev.rsql.planner.ScriptPlanner;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.sql.parser.RsqlParser;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 
-import java.util.ArrayList;
+import java.io.IOException;
 import java.util.List;
-import java.util.concurrent.Callable;
 
 /** Parses (and by default validates and plans) scripts without running them. */
-@Command(name = "check", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {
-                "0:every script is valid",
-                "1:a script is invalid (each is listed with its error)",
-                "2:wrong usage (unknown option, missing argument)"},
-        description = "Check scripts: parse them, and unless --parse-only also validate and plan them.")
-final class CheckCommand implements Callable<Integer> {
+final class CheckCommand implements CliCommand {
 
-    @ParentCommand
-    private RsqlCli cli;
-
-    @Option(names = "--parse-only", description = "Only check the syntax.")
-    private boolean parseOnly;
-
-    @Parameters(description = "Script files or job names (default: every job under jobs/).")
-    private List<String> scripts = new ArrayList<>();
+    private static final CliOption PARSE_ONLY = CliOption.flag("--parse-only", "Only check the syntax.");
 
     @Override
-    public Integer call() throws Exception {
-        EngineHome home = cli.engineHome();
-        List<String> targets = scripts.isEmpty() ? home.jobNames() : scripts;
+    public CommandUsage usage() {
+        return CommandUsage.of("check", "Check scripts: parse them, and unless --parse-only also validate and plan"
+                + " them.", List.of(PARSE_ONLY),
+                CliParameter.any("SCRIPT", "Script files or job names (default: every job under jobs/)."),
+                "0:every script is valid",
+                "1:a script is invalid (each is listed with its error)",
+                "2:wrong usage (unknown option, missing argument)");
+    }
+
+    @Override
+    public int run(EngineHome home, CommandArgs args) throws IOException {
+        List<String> targets = args.parameters().isEmpty() ? home.jobNames() : args.parameters();
         PlannerContext context = new PlannerContext(new Options(home.loadConfig()),
                 home.extClassLoader(getClass().getClassLoader()), System::getenv);
         int failures = 0;
         for (String target : targets) {
             ScriptArgument script = ScriptArgument.resolve(home, target, null);
             try {
-                if (parseOnly) {
+                if (args.has(PARSE_ONLY)) {
                     RsqlParser.parseScript(script.text);
                     System.out.println("OK     " + script.file);
                 } else {

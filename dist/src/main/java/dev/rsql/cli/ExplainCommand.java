@@ -4,50 +4,43 @@ import dev.rsql.planner.PlannedJob;
 import dev.rsql.planner.PlannerContext;
 import dev.rsql.planner.ScriptPlanner;
 import dev.rsql.runtime.config.Options;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 
-import java.util.concurrent.Callable;
+import java.io.IOException;
+import java.util.List;
+
 
 /**
  * Prints the operator graph a script plans into, then the physical plan of each INSERT with every node's changelog
  * mode ({@code [I]} insert-only, {@code [I,UA,D]} upserts, {@code [I,UB,UA,D]} retractions) and upsert keys.
  */
-@Command(name = "explain", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {
-                "0:the plan was printed",
-                "1:the script is invalid",
-                "2:wrong usage (unknown option, missing argument)"},
-        description = "Print the operator graph of a script.")
-final class ExplainCommand implements Callable<Integer> {
+final class ExplainCommand implements CliCommand {
 
-    @ParentCommand
-    private RsqlCli cli;
-
-    @Option(names = "--code", description = "Also print the generated Java code of the calc nodes.")
-    private boolean code;
-
-    @Option(names = "--plan", description = "Also print the optimised relational plan of each INSERT.")
-    private boolean plan;
-
-    @Parameters(index = "0", description = "Script file or job name.")
-    private String script;
+    private static final CliOption CODE = CliOption.flag("--code",
+            "Also print the generated Java code of the calc nodes.");
+    private static final CliOption PLAN = CliOption.flag("--plan",
+            "Also print the optimised relational plan of each INSERT.");
 
     @Override
-    public Integer call() throws Exception {
-        EngineHome home = cli.engineHome();
-        ScriptArgument arg = ScriptArgument.resolve(home, script, null);
+    public CommandUsage usage() {
+        return CommandUsage.of("explain", "Print the operator graph of a script.", List.of(CODE, PLAN),
+                ScriptOptions.SCRIPT,
+                "0:the plan was printed",
+                "1:the script is invalid",
+                "2:wrong usage (unknown option, missing argument)");
+    }
+
+    @Override
+    public int run(EngineHome home, CommandArgs args) throws IOException {
+        ScriptArgument arg = ScriptArgument.resolve(home, args.parameter(), null);
         PlannerContext context = new PlannerContext(new Options(home.loadConfig()),
                 home.extClassLoader(getClass().getClassLoader()), System::getenv);
         try {
             PlannedJob job = new ScriptPlanner(context).plan(arg.jobName, arg.text);
             System.out.print(job.explain());
-            if (plan) {
+            if (args.has(PLAN)) {
                 job.relationalPlans().forEach(p -> System.out.println("\n" + p));
             }
-            if (code && job.generatedSource() != null) {
+            if (args.has(CODE) && job.generatedSource() != null) {
                 System.out.println();
                 System.out.println(job.generatedSource());
             }

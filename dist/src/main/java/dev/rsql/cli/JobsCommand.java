@@ -1,24 +1,21 @@
 package dev.rsql.cli;
 
-import picocli.CommandLine.Command;
-import picocli.CommandLine.ParentCommand;
-
-import java.util.concurrent.Callable;
+import java.io.IOException;
+import java.util.List;
 
 /** Lists the jobs under jobs/, one name per line (used by bin/start.sh). */
-@Command(name = "jobs", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {
-                "0:jobs listed",
-                "2:wrong usage (unknown option, missing argument)"},
-        description = "List the jobs under jobs/.")
-final class JobsCommand implements Callable<Integer> {
-
-    @ParentCommand
-    private RsqlCli cli;
+final class JobsCommand implements CliCommand {
 
     @Override
-    public Integer call() throws Exception {
-        cli.engineHome().jobNames().forEach(System.out::println);
+    public CommandUsage usage() {
+        return CommandUsage.of("jobs", "List the jobs under jobs/.", List.of(), null,
+                "0:jobs listed",
+                "2:wrong usage (unknown option, missing argument)");
+    }
+
+    @Override
+    public int run(EngineHome home, CommandArgs args) throws IOException {
+        home.jobNames().forEach(System.out::println);
         return 0;
     }
 }

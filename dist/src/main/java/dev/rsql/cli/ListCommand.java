@@ -3,35 +3,28 @@ package dev.rsql.cli;
 import com.alibaba.fastjson2.JSON;
 import com.alibaba.fastjson2.JSONArray;
 import com.alibaba.fastjson2.JSONObject;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
-import java.util.concurrent.Callable;
+import java.util.List;
 
 /** Lists the jobs of a running server: state, records in and out, and a script's last error. */
-@Command(name = "list", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {
-                "0:jobs listed (also when there are none)",
-                "1:the server is unreachable",
-                "2:wrong usage"},
-        description = "List the jobs of a running server.")
-final class ListCommand implements Callable<Integer> {
+final class ListCommand implements CliCommand {
 
-    @ParentCommand
-    private RsqlCli cli;
-
-    @Mixin
-    private ServerOption server;
-
-    @Option(names = "--json", description = "Print the server's JSON (one object per job, as status --json).")
-    private boolean json;
+    private static final CliOption JSON_OUTPUT = CliOption.flag("--json",
+            "Print the server's JSON (one object per job, as status --json).");
 
     @Override
-    public Integer call() throws IOException {
-        ServerClient client = server.client(cli.engineHome());
+    public CommandUsage usage() {
+        return CommandUsage.of("list", "List the jobs of a running server.", List.of(ServerOption.OPTION, JSON_OUTPUT),
+                null,
+                "0:jobs listed (also when there are none)",
+                "1:the server is unreachable",
+                "2:wrong usage");
+    }
+
+    @Override
+    public int run(EngineHome home, CommandArgs args) throws IOException {
+        ServerClient client = ServerOption.client(home, args);
         ServerClient.Reply r;
         try {
             r = client.get("/api/jobs");
@@ -44,7 +37,7 @@ final class ListCommand implements Callable<Integer> {
             return 1;
         }
         JSONArray jobs = (JSONArray) r.body();
-        if (json) {
+        if (args.has(JSON_OUTPUT)) {
             System.out.println(JSON.toJSONString(jobs));
             return 0;
         }

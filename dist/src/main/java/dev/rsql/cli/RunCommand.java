@@ -17,16 +17,12 @@ import dev.rsql.runtime.exec.StateConflictException;
 import dev.rsql.runtime.exec.restart.RestartingJob;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -37,39 +33,30 @@ import java.util.concurrent.TimeUnit;
  * (SIGTERM / Ctrl-C), which stops it gracefully: records in hand finished, sinks flushed, offsets committed — within
  * {@code stop.timeout}, or the process halts (see {@link ProcessStop}).
  */
-@Command(name = "run", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {
-                "0:the job finished (bounded sources) or was stopped",
-                "1:the job failed, could not start, or its process halted after a stop overran",
-                "2:the script is invalid, the job cannot run this way, or wrong usage"},
-        description = "Run a job in the foreground until it finishes or is stopped.")
-final class RunCommand implements Callable<Integer> {
+final class RunCommand implements CliCommand {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
     private static final Duration STATUS_INTERVAL = Duration.ofSeconds(2);
-
-    @ParentCommand
-    private RsqlCli cli;
-
-    @Mixin
-    private ScriptOptions scriptOptions;
-
-    @Option(names = "--instance", description = "Instance id, to run several instances of one job.")
-    private String instance;
-
-    @Option(names = "--from-scratch", description = "Delete the job's local state and checkpoints first (as 'rsql reset'):"
-            + " empty state, sources from their startup mode.")
-    private boolean fromScratch;
-
-    @Mixin
-    private SettingsOption settings;
+    private static final CliOption INSTANCE = CliOption.value("--instance", "ID",
+            "Instance id, to run several instances of one job.");
+    private static final CliOption FROM_SCRATCH = CliOption.flag("--from-scratch", "Delete the job's local state and"
+            + " checkpoints first (as 'rsql reset'): empty state, sources from their startup mode.");
 
     @Override
-    public Integer call() throws Exception {
+    public CommandUsage usage() {
+        return CommandUsage.of("run", "Run a job in the foreground until it finishes or is stopped.",
+                List.of(ScriptOptions.NAME, INSTANCE, FROM_SCRATCH, SettingsOption.OPTION), ScriptOptions.SCRIPT,
+                "0:the job finished (bounded sources) or was stopped",
+                "1:the job failed, could not start, or its process halted after a stop overran",
+                "2:the script is invalid, the job cannot run this way, or wrong usage");
+    }
+
+    @Override
+    public int run(EngineHome home, CommandArgs args) throws Exception {
         StartupTrace.mark("run: command line parsed, logging configured");
-        EngineHome home = cli.engineHome();
-        ScriptArgument arg = scriptOptions.resolve(home);
-        Map<String, String> config = settings.over(home);
+        ScriptArgument arg = ScriptOptions.resolve(home, args);
+        Map<String, String> config = SettingsOption.over(home, args);
+        String instance = args.value(INSTANCE);
         if (instance != null) {
             config.put("instance.id", instance);
         }
@@ -95,7 +82,7 @@ final class RunCommand implements Callable<Integer> {
                 return refuse(arg.jobName, "is not distributed (execution.mode = local), so it runs as one process;"
                         + " --instance starts another instance of a job with SET 'execution.mode' = 'distributed'");
             }
-            if (fromScratch) {
+            if (args.has(FROM_SCRATCH)) {
                 if (distributed) {
                     return refuse(arg.jobName, "runs distributed: its state is in RocketMQ, not in a local state"
                             + " directory that --from-scratch could delete");

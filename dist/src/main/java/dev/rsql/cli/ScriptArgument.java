@@ -1,7 +1,5 @@
 package dev.rsql.cli;
 
-import picocli.CommandLine;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,15 +24,13 @@ final class ScriptArgument {
             file = home.script(arg);
         }
         if (!Files.isRegularFile(file)) {
-            throw new CommandLine.ParameterException(new CommandLine(new RsqlCli()),
-                    "no script " + arg + " (neither a file nor a job under " + home.jobsDir() + ")");
+            throw new UsageException("no script " + arg + " (neither a file nor a job under " + home.jobsDir() + ")");
         }
         try {
             String text = Files.readString(file, StandardCharsets.UTF_8);
             return new ScriptArgument(file, nameOverride != null ? nameOverride : home.jobName(file), text);
         } catch (IOException e) {
-            throw new CommandLine.ParameterException(new CommandLine(new RsqlCli()),
-                    "cannot read " + file + ": " + e.getMessage());
+            throw new UsageException("cannot read " + file + ": " + e.getMessage());
         }
     }
 }

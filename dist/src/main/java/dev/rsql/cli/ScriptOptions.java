@@ -1,18 +1,16 @@
 package dev.rsql.cli;
 
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-
 /** The script a command runs or sends, and the job name it runs under: {@code SCRIPT [--name NAME]}. */
 final class ScriptOptions {
 
-    @Parameters(index = "0", description = "Script file or job name.")
-    private String script;
+    static final CliParameter SCRIPT = CliParameter.one("SCRIPT", "Script file or job name.");
+    static final CliOption NAME = CliOption.value("--name", "NAME",
+            "Job name (default: the script's path under jobs/ without .sql).");
 
-    @Option(names = "--name", description = "Job name (default: the script's path under jobs/ without .sql).")
-    private String name;
+    private ScriptOptions() {
+    }
 
-    ScriptArgument resolve(EngineHome home) {
-        return ScriptArgument.resolve(home, script, name);
+    static ScriptArgument resolve(EngineHome home, CommandArgs args) {
+        return ScriptArgument.resolve(home, args.parameter(), args.value(NAME));
     }
 }

@@ -4,15 +4,11 @@ import dev.rsql.cli.server.RsqlServer;
 import dev.rsql.runtime.config.ConfigException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -20,32 +16,29 @@ import java.util.concurrent.CountDownLatch;
  * removed scripts), with a REST API under /api on http.port for {@code rsql submit|stop|list}. Runs until SIGTERM or
  * Ctrl-C, which stops every job gracefully.
  */
-@Command(name = "server", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {
-                "0:the server was stopped (its jobs stopped gracefully)",
-                "1:the server could not start (the port is taken, jobs/ cannot be read)",
-                "2:wrong usage (unknown option)"},
-        description = "Run every job under jobs/ in one process, following changes to the scripts;"
-                + " REST API under /api.")
-final class ServerCommand implements Callable<Integer> {
+final class ServerCommand implements CliCommand {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServerCommand.class);
-
-    @ParentCommand
-    private RsqlCli cli;
-
-    @Option(names = "--port", description = "HTTP port of the REST API (default: http.port, else "
-            + RsqlServer.DEFAULT_PORT + "; 0 picks a free one).")
-    private Integer port;
-
-    @Mixin
-    private SettingsOption settings;
+    private static final CliOption PORT = CliOption.value("--port", "PORT", "HTTP port of the REST API (default:"
+            + " http.port, else " + RsqlServer.DEFAULT_PORT + "; 0 picks a free one).");
 
     @Override
-    public Integer call() throws Exception {
-        EngineHome home = cli.engineHome();
-        Map<String, String> config = settings.over(home);
-        if (port != null) {
+    public CommandUsage usage() {
+        return CommandUsage.of("server", "Run every job under jobs/ in one process, following changes to the"
+                + " scripts; REST API under /api.", List.of(PORT, SettingsOption.OPTION), null,
+                "0:the server was stopped (its jobs stopped gracefully)",
+                "1:the server could not start (the port is taken, jobs/ cannot be read)",
+                "2:wrong usage (unknown option)");
+    }
+
+    @Override
+    public int run(EngineHome home, CommandArgs args) throws Exception {
+        Map<String, String> config = SettingsOption.over(home, args);
+        if (args.value(PORT) != null) {
+            long port = args.longValue(PORT, 0);
+            if (port < 0 || port > 65_535) {
+                throw new UsageException("Invalid value for option '--port': " + port + " is not a port");
+            }
             config.put("http.port", String.valueOf(port));
         }
         RsqlServer server;

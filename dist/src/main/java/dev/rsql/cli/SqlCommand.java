@@ -6,10 +6,6 @@ import ch.qos.logback.core.joran.spi.JoranException;
 import dev.rsql.cli.shell.ScriptShell;
 import dev.rsql.cli.shell.TerminalShell;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -18,43 +14,39 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 
 /**
  * The SQL shell: declare tables and views, run a SELECT and watch its rows change (see
  * {@link dev.rsql.cli.shell.SqlShell}); interactive on a terminal, else it runs the statements of {@code -f} or
  * stdin. The engine's log goes to {@code log/sql-shell.log}, not to the terminal.
  */
-@Command(name = "sql", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {
+final class SqlCommand implements CliCommand {
+
+    private static final CliOption FILE = new CliOption(List.of("-f", "--file"), CliOption.Kind.VALUE, "FILE",
+            "Run the statements of this file, then end.");
+    private static final CliOption MAX_ROWS = CliOption.value("--max-rows", "N", "End each SELECT after this many"
+            + " changes (for scripts over unbounded sources). Default: no limit, a SELECT runs until its input ends"
+            + " or Ctrl-C.");
+    private static final CliOption HISTORY = CliOption.value("--history", "FILE",
+            "History file of the interactive shell (default: ~/.rsql_history).");
+
+    @Override
+    public CommandUsage usage() {
+        return CommandUsage.of("sql", "Interactive SQL shell: a SELECT runs at once and shows its rows as they"
+                + " change.", List.of(FILE, MAX_ROWS, HISTORY, SettingsOption.OPTION), null,
                 "0:the shell ended (QUIT, Ctrl-D, end of the input) and no statement of a script failed",
                 "1:a statement of a script (-f or stdin) failed",
                 "2:wrong usage (unknown option, missing argument, no such -f file)",
-                "130:interrupted (SIGINT) while reading a script, no query running"},
-        description = "Interactive SQL shell: a SELECT runs at once and shows its rows as they change.")
-final class SqlCommand implements Callable<Integer> {
-
-    @ParentCommand
-    private RsqlCli cli;
-
-    @Option(names = {"-f", "--file"}, description = "Run the statements of this file, then end.")
-    private Path file;
-
-    @Option(names = "--max-rows", description = "End each SELECT after this many changes (for scripts over unbounded"
-            + " sources). Default: no limit, a SELECT runs until its input ends or Ctrl-C.")
-    private long maxRows;
-
-    @Option(names = "--history", description = "History file of the interactive shell (default: ~/.rsql_history).")
-    private Path history;
-
-    @Mixin
-    private SettingsOption settings;
+                "130:interrupted (SIGINT) while reading a script, no query running");
+    }
 
     @Override
-    public Integer call() throws Exception {
-        EngineHome home = cli.engineHome();
-        Map<String, String> config = settings.over(home);
+    public int run(EngineHome home, CommandArgs args) throws Exception {
+        long maxRows = args.longValue(MAX_ROWS, 0);
+        Path file = args.value(FILE) == null ? null : Path.of(args.value(FILE));
+        Map<String, String> config = SettingsOption.over(home, args);
         logToFile(Path.of(config.get("log.dir")).resolve("sql-shell.log"));
         ClassLoader classLoader = home.extClassLoader(getClass().getClassLoader());
         if (file != null) {
@@ -70,7 +62,8 @@ final class SqlCommand implements Callable<Integer> {
             return ScriptShell.run(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)),
                     stdout(), config, classLoader, maxRows);
         }
-        Path historyFile = history != null ? history : Path.of(System.getProperty("user.home"), ".rsql_history");
+        Path historyFile = args.value(HISTORY) != null ? Path.of(args.value(HISTORY))
+                : Path.of(System.getProperty("user.home"), ".rsql_history");
         return TerminalShell.run(config, classLoader, historyFile, maxRows);
     }
 

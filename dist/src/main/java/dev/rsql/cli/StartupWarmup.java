@@ -9,9 +9,8 @@ import org.slf4j.LoggerFactory;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Start-up work that does not depend on the command, done on a second thread while the main one builds the command
- * line (a few hundred milliseconds: picocli's classes are too old a class file version for the class-data-sharing
- * archive) and reads the script: logging's configuration (conf/logback.xml), then the planning of a small script
+ * Start-up work that does not depend on the command, done on a second thread: logging's configuration
+ * (conf/logback.xml), then, while the main thread reads the script and plans it, the planning of a small script
  * (loading and initialising the parser, Calcite, the planner's rules and built-in functions, and the Java compiler),
  * each a few hundred milliseconds of a cold JVM that a job would otherwise wait for.
  */

@@ -2,41 +2,32 @@ package dev.rsql.cli;
 
 import com.alibaba.fastjson2.JSONArray;
 import com.alibaba.fastjson2.JSONObject;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /** Shows the jobs started from this installation: state, process, tasks, assigned shards, records in and out. */
-@Command(name = "status", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {
-                "0:status shown (also when no job has run)",
-                "2:wrong usage (unknown option, missing argument)"},
-        description = "Show jobs, their tasks, assigned queues and records in/out.")
-final class StatusCommand implements Callable<Integer> {
+final class StatusCommand implements CliCommand {
 
-    @ParentCommand
-    private RsqlCli cli;
-
-    @Parameters(description = "Job names (default: all with a status under run/).")
-    private List<String> jobs = new ArrayList<>();
-
-    @Option(names = "--json", description = "Print the status as a JSON array, one object per job instance (the"
-            + " status file's fields; state DEAD when its process is gone).")
-    private boolean json;
+    private static final CliOption JSON_OUTPUT = CliOption.flag("--json", "Print the status as a JSON array, one"
+            + " object per job instance (the status file's fields; state DEAD when its process is gone).");
 
     @Override
-    public Integer call() throws IOException {
-        EngineHome home = cli.engineHome();
+    public CommandUsage usage() {
+        return CommandUsage.of("status", "Show jobs, their tasks, assigned queues and records in/out.",
+                List.of(JSON_OUTPUT), CliParameter.any("JOB", "Job names (default: all with a status under run/)."),
+                "0:status shown (also when no job has run)",
+                "2:wrong usage (unknown option, missing argument)");
+    }
+
+    @Override
+    public int run(EngineHome home, CommandArgs args) throws IOException {
+        List<String> jobs = args.parameters();
         List<JSONObject> statuses = new ArrayList<>();
         for (Path f : statusFiles(home)) {
             JSONObject s = StatusFile.read(f);
@@ -45,7 +36,7 @@ final class StatusCommand implements Callable<Integer> {
                 statuses.add(s);
             }
         }
-        if (json) {
+        if (args.has(JSON_OUTPUT)) {
             System.out.println(com.alibaba.fastjson2.JSON.toJSONString(statuses));
         } else if (statuses.isEmpty()) {
             System.out.println("no jobs have run from " + home.home());

@@ -1,35 +1,26 @@
 package dev.rsql.cli;
 
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
-import java.util.concurrent.Callable;
+import java.util.List;
 
 /** Stops a job of a running server gracefully; its script stays under jobs/. */
-@Command(name = "stop", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {
-                "0:the job stopped",
-                "1:the server is unreachable, or runs no such job",
-                "2:wrong usage"},
-        description = "Stop a job of a running server gracefully (its script stays; it starts again when the script"
-                + " changes or the server restarts). Jobs started with bin/start.sh stop with bin/stop.sh.")
-final class StopJobCommand implements Callable<Integer> {
-
-    @ParentCommand
-    private RsqlCli cli;
-
-    @Parameters(index = "0", description = "Job name.")
-    private String job;
-
-    @Mixin
-    private ServerOption server;
+final class StopJobCommand implements CliCommand {
 
     @Override
-    public Integer call() throws IOException {
-        ServerClient client = server.client(cli.engineHome());
+    public CommandUsage usage() {
+        return CommandUsage.of("stop", "Stop a job of a running server gracefully (its script stays; it starts again"
+                + " when the script changes or the server restarts). Jobs started with bin/start.sh stop with"
+                + " bin/stop.sh.", List.of(ServerOption.OPTION), CliParameter.one("JOB", "Job name."),
+                "0:the job stopped",
+                "1:the server is unreachable, or runs no such job",
+                "2:wrong usage");
+    }
+
+    @Override
+    public int run(EngineHome home, CommandArgs args) throws IOException {
+        String job = args.parameter();
+        ServerClient client = ServerOption.client(home, args);
         ServerClient.Reply r;
         try {
             r = client.post(ServerClient.jobPath(job) + "/stop", "");

@@ -1,36 +1,25 @@
 package dev.rsql.cli;
 
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
-import java.util.concurrent.Callable;
+import java.util.List;
 
 /** Sends a script to a running server, which writes it under jobs/ and starts (or restarts) its job at once. */
-@Command(name = "submit", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {
-                "0:the job runs the script",
-                "1:the server is unreachable, or the job cannot start (its state does not fit the new script, ...)",
-                "2:the script is invalid (its error is printed), or wrong usage"},
-        description = "Submit a script to a running server (bin/rsql server): checked, saved as jobs/NAME.sql,"
-                + " started.")
-final class SubmitCommand implements Callable<Integer> {
-
-    @ParentCommand
-    private RsqlCli cli;
-
-    @Mixin
-    private ScriptOptions scriptOptions;
-
-    @Mixin
-    private ServerOption server;
+final class SubmitCommand implements CliCommand {
 
     @Override
-    public Integer call() throws IOException {
-        EngineHome home = cli.engineHome();
-        ScriptArgument arg = scriptOptions.resolve(home);
-        ServerClient client = server.client(home);
+    public CommandUsage usage() {
+        return CommandUsage.of("submit", "Submit a script to a running server (bin/rsql server): checked, saved as"
+                + " jobs/NAME.sql, started.", List.of(ScriptOptions.NAME, ServerOption.OPTION), ScriptOptions.SCRIPT,
+                "0:the job runs the script",
+                "1:the server is unreachable, or the job cannot start (its state does not fit the new script, ...)",
+                "2:the script is invalid (its error is printed), or wrong usage");
+    }
+
+    @Override
+    public int run(EngineHome home, CommandArgs args) throws IOException {
+        ScriptArgument arg = ScriptOptions.resolve(home, args);
+        ServerClient client = ServerOption.client(home, args);
         ServerClient.Reply r;
         try {
             r = client.put(ServerClient.jobPath(arg.jobName), arg.text);

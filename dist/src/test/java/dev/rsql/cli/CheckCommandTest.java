@@ -2,7 +2,6 @@ package dev.rsql.cli;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -29,7 +28,7 @@ class CheckCommandTest {
             all[1] = home.toString();
             all[2] = "check";
             System.arraycopy(args, 0, all, 3, args.length);
-            code = new CommandLine(new RsqlCli()).execute(all);
+            code = RsqlCli.execute(all);
         } finally {
             System.setOut(out);
         }

@@ -6,7 +6,6 @@ import dev.rsql.runtime.exec.JobInstance;
 import dev.rsql.runtime.exec.JobStatus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -25,24 +24,26 @@ class CliUsageTest {
     @TempDir
     Path home;
 
-    private record Run(int code, String out) {
+    private record Run(int code, String out, String err) {
     }
 
     private Run rsql(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PrintStream old = System.out;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
         System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
         try {
-            CommandLine cli = new CommandLine(new RsqlCli());
-            cli.setOut(new java.io.PrintWriter(System.out, true));
             String[] all = new String[args.length + 2];
             all[0] = "--home";
             all[1] = home.toString();
             System.arraycopy(args, 0, all, 2, args.length);
-            int code = cli.execute(all);
-            return new Run(code, out.toString(StandardCharsets.UTF_8));
+            int code = RsqlCli.execute(all);
+            return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
         } finally {
-            System.setOut(old);
+            System.setOut(oldOut);
+            System.setErr(oldErr);
         }
     }
 
@@ -56,6 +57,61 @@ class CliUsageTest {
         }
         Run top = rsql("--help");
         assertTrue(top.out.contains("--help") && top.out.contains("check"), top.out);
+    }
+
+    @Test
+    void helpListsEveryOptionWithItsValueAndWrapsLongDescriptions() {
+        Run help = rsql("run", "--help");
+        assertTrue(help.out.startsWith("Usage: rsql run [OPTIONS] SCRIPT\n"), help.out);
+        for (String option : List.of("-D, --set KEY=VALUE", "--from-scratch", "--instance ID", "--name NAME",
+                "-h, --help", "-V, --version")) {
+            assertTrue(help.out.contains(option), option + " in\n" + help.out);
+        }
+        assertTrue(help.out.lines().allMatch(l -> l.length() <= 80), help.out);
+        assertEquals("rsql 0.1.0\n", rsql("--version").out);
+        assertEquals("rsql 0.1.0\n", rsql("jobs", "-V").out);
+    }
+
+    @Test
+    void wrongUsageExitsWithTwoNamingWhatIsWrong() {
+        assertWrongUsage(rsql("bogus"), "Unknown command: 'bogus'", "Usage: rsql [OPTIONS] COMMAND");
+        assertWrongUsage(rsql(), "Missing required command", "Usage: rsql [OPTIONS] COMMAND");
+        assertWrongUsage(rsql("run"), "Missing required parameter: 'SCRIPT'", "Usage: rsql run");
+        assertWrongUsage(rsql("run", "a.sql", "b.sql"), "Unmatched argument: 'b.sql'", "Usage: rsql run");
+        assertWrongUsage(rsql("run", "a.sql", "--bogus"), "Unknown option: '--bogus'", "Usage: rsql run");
+        assertWrongUsage(rsql("run", "a.sql", "-D"), "Missing value for option '-D'", "Usage: rsql run");
+        assertWrongUsage(rsql("run", "a.sql", "-D", "nokey"), "must be KEY=VALUE: 'nokey'", "Usage: rsql run");
+        assertWrongUsage(rsql("status", "--json=yes"), "Option '--json' takes no value", "Usage: rsql status");
+        assertWrongUsage(rsql("sql", "--max-rows", "ten"), "'ten' is not a whole number", "Usage: rsql sql");
+        assertWrongUsage(rsql("reset"), "Missing required parameter: 'JOB'", "Usage: rsql reset");
+        assertWrongUsage(rsql("explain", "no_such_job"), "no script no_such_job", "Usage: rsql explain");
+    }
+
+    private static void assertWrongUsage(Run run, String error, String usage) {
+        assertEquals(2, run.code, run.err);
+        assertTrue(run.err.lines().findFirst().orElse("").contains(error), error + " first in\n" + run.err);
+        assertTrue(run.err.contains(usage), run.err);
+    }
+
+    @Test
+    void optionsTakeTheirValuesInEveryForm() throws Exception {
+        Path script = home.resolve("values.sql");
+        Files.writeString(script, "CREATE TABLE gen (v INT) WITH ('connector' = 'datagen', 'number-of-rows' = '5');\n"
+                + "CREATE TABLE out_t (v INT) WITH ('connector' = 'blackhole');\n"
+                + "INSERT INTO out_t SELECT v FROM gen;\n");
+        // -Dkey=value, -D key=value, --set=key=value and --set key=value, options after the script, -- before it
+        Run run = rsql("run", "-Dstate.dir=" + home.resolve("state1"), "--name=renamed", "--", script.toString());
+        assertEquals(0, run.code, run.err);
+        assertTrue(Files.isDirectory(home.resolve("state1")), "state.dir set by -Dkey=value");
+        assertTrue(Files.exists(home.resolve("run").resolve("renamed.status.json")), "job named by --name=");
+        run = rsql("run", script.toString(), "--set", "state.dir=" + home.resolve("state2"), "--name", "other",
+                "-D", "worker.threads=1");
+        assertEquals(0, run.code, run.err);
+        assertTrue(Files.isDirectory(home.resolve("state2")), "state.dir set by --set key=value");
+        assertTrue(Files.exists(home.resolve("run").resolve("other.status.json")), "job named by --name NAME");
+        run = rsql("run", script.toString(), "--set=state.dir=" + home.resolve("state3"));
+        assertEquals(0, run.code, run.err);
+        assertTrue(Files.isDirectory(home.resolve("state3")), "state.dir set by --set=key=value");
     }
 
     @Test

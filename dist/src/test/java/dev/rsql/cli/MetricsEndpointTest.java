@@ -14,7 +14,6 @@ import dev.rsql.runtime.exec.JobInstance;
 import dev.rsql.runtime.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -202,8 +201,8 @@ class MetricsEndpointTest {
                         + " 'number-of-rows' = '400', 'seed' = '3');\n"
                         + "CREATE TABLE sink (id INT, v BIGINT) WITH ('connector' = 'blackhole');\n"
                         + "INSERT INTO sink SELECT id, v FROM gen WHERE v > 0;\n");
-        CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> new CommandLine(new RsqlCli())
-                .execute("--home", home.toString(), "run", script.toString(), "-D", "http.port=" + port));
+        CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> RsqlCli.execute("--home",
+                home.toString(), "run", script.toString(), "-D", "http.port=" + port));
         List<Double> seen = new ArrayList<>();
         Await.until(() -> "records in rising across scrapes: " + seen, Duration.ofSeconds(30), () -> {
             try {
@@ -221,7 +220,7 @@ class MetricsEndpointTest {
         PrintStream old = System.out;
         System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
         try {
-            assertEquals(0, new CommandLine(new RsqlCli()).execute("--home", home.toString(), "status", "--json"));
+            assertEquals(0, RsqlCli.execute("--home", home.toString(), "status", "--json"));
         } finally {
             System.setOut(old);
         }

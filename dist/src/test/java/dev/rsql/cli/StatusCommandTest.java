@@ -8,7 +8,6 @@ import dev.rsql.runtime.metrics.OperatorMetrics;
 import dev.rsql.runtime.metrics.TaskMetrics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -30,7 +29,7 @@ class StatusCommandTest {
         PrintStream old = System.out;
         System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
         try {
-            assertEquals(0, new CommandLine(new RsqlCli()).execute("--home", home.toString(), "status"));
+            assertEquals(0, RsqlCli.execute("--home", home.toString(), "status"));
         } finally {
             System.setOut(old);
         }

@@ -13,7 +13,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -331,7 +330,7 @@ class JobServerTest {
         all[0] = "--home";
         all[1] = home.toString();
         System.arraycopy(args, 0, all, 2, args.length);
-        return new CommandLine(new RsqlCli()).execute(all);
+        return RsqlCli.execute(all);
     }
 
     private String cliOutput(String... args) {
