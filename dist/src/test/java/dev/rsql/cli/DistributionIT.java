@@ -141,6 +141,22 @@ class DistributionIT {
     }
 
     @Test
+    void aStatefulJobLoadsRocksDbFromLibNativeNotFromACopyOfItsJar() throws Exception {
+        Assumptions.assumeTrue("Linux".equals(System.getProperty("os.name")) && "amd64".equals(System.getProperty("os.arch")),
+                "lib/native holds the x86-64 and aarch64 Linux libraries; this runs on the first");
+        Path library = home.resolve("lib/native/librocksdbjni-linux64.so");
+        assertTrue(Files.isRegularFile(library));
+        Result r = exec(home, Map.of("JAVA_OPTS", "-Xlog:library=info"), 180, "bin/rsql", "run", "login_stats",
+                "-D", "state.dir=" + Files.createTempDirectory("rsql-state"));
+        assertEquals(0, r.code, r.output);
+        // the JVM logs the path of every native library it loads
+        List<String> loaded = r.output.lines().filter(l -> l.contains("Loaded library") && l.contains("rocksdb"))
+                .toList();
+        assertEquals(1, loaded.size(), r.output);
+        assertTrue(loaded.get(0).contains("Loaded library " + library.toRealPath() + ","), loaded.get(0));
+    }
+
+    @Test
     void aScriptRunAgainLoadsItsCompiledCodeAndADamagedCopyIsCompiledAgain() throws Exception {
         writeJob("cached", "CREATE TABLE g (id BIGINT, name STRING) WITH ("
                 + "'connector' = 'datagen', 'seed' = '7', 'number-of-rows' = '30', 'fields.id.kind' = 'sequence',"
