@@ -202,6 +202,8 @@ class CrashRecoveryTest {
         ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m",
                 "-Drmq.logback.configurationFile=rmq.logback.xml",
                 "-Drsql.rocketmq.log.dir=" + dir.resolve("rocketmq-logs-" + n),
+                // RocksJava copies its 15 MB library into the temporary directory; a killed job leaves the copy
+                "-Djava.io.tmpdir=" + dir,
                 "-cp", System.getProperty("java.class.path"),
                 "dev.rsql.cli.RsqlCli", "--home", dir.resolve("home").toString(),
                 "run", script.toString(),

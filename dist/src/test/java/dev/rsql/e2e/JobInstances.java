@@ -108,6 +108,8 @@ final class JobInstances implements AutoCloseable {
                 "-Drmq.logback.configurationFile=rmq.logback.xml",
                 "-Drsql.rocketmq.log.dir=" + logDir.resolve("rocketmq-" + id + "-" + n),
                 "-Drocketmq.serialize.type=ROCKETMQ",   // binary request headers, as bin/common.sh starts jobs
+                // RocksJava copies its 15 MB library into the temporary directory; a killed instance leaves the copy
+                "-Djava.io.tmpdir=" + workDir,
                 "-cp", System.getProperty("java.class.path"),
                 "dev.rsql.cli.RsqlCli", "--home", workDir.resolve("home").toString(),
                 "run", script.toString()));

@@ -71,6 +71,8 @@ class LocalStateOwnershipTest {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-Dlogback.configurationFile=" + resource("instance-logback.xml"),
+                // RocksJava copies its 15 MB library into the temporary directory; a killed job leaves the copy
+                "-Djava.io.tmpdir=" + dir,
                 "-cp", System.getProperty("java.class.path"),
                 "dev.rsql.cli.RsqlCli", "--home", dir.resolve("home").toString()));
         cmd.addAll(List.of(args));
