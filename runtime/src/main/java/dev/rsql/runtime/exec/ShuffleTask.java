@@ -6,6 +6,7 @@ import dev.rsql.runtime.exec.shuffle.ShuffleCodec;
 import dev.rsql.runtime.exec.shuffle.ShuffleInput;
 import dev.rsql.runtime.graph.FunctionException;
 import dev.rsql.runtime.operator.SinkOperator;
+import dev.rsql.runtime.rocketmq.QueuePause;
 import dev.rsql.runtime.state.changelog.StateChangelogWriter;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageExt;
@@ -47,9 +48,7 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
     private final TaskTransaction transaction;
     private final ConcurrentLinkedQueue<MessageExt> inbox = new ConcurrentLinkedQueue<>();
     private final AtomicInteger buffered = new AtomicInteger();
-    /** Whether the queue is paused at the consumer: decided and changed under {@code pauseLock} only. */
-    private volatile boolean paused;
-    private final Object pauseLock = new Object();
+    private final QueuePause pause;
 
     // Owned by the task thread.
     private long nextOffset;
@@ -69,6 +68,8 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
         this.nextOffset = restored.nextOffset();
         this.publishedOffset = nextOffset;
         this.transaction = transaction;
+        this.pause = new QueuePause(() -> buffered.get() >= INBOX_LIMIT, () -> buffered.get() <= INBOX_LIMIT / 2,
+                queue::pause, queue::resume);
     }
 
     /** The incarnation (one ownership of the state queue) the task's checkpoints belong to. */
@@ -88,16 +89,8 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
             maxOffset = Long.parseLong(max);
         }
         inbox.addAll(messages);
-        if (buffered.addAndGet(messages.size()) >= INBOX_LIMIT && !paused) {
-            // Re-checked under the lock: the task thread may have read the inbox down and resumed meanwhile; without
-            // it, a resume could follow this pause and leave the queue fetching while the flag says paused.
-            synchronized (pauseLock) {
-                if (!paused && buffered.get() >= INBOX_LIMIT) {
-                    paused = true;
-                    queue.pause();
-                }
-            }
-        }
+        buffered.addAndGet(messages.size());
+        pause.pauseIfFull();
         wakeUp();
     }
 
@@ -115,13 +108,9 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
             nextOffset = m.getQueueOffset() + 1;
             n++;
         }
-        if (n > 0 && buffered.addAndGet(-n) <= INBOX_LIMIT / 2 && paused) {
-            synchronized (pauseLock) {
-                if (paused && buffered.get() <= INBOX_LIMIT / 2) {
-                    paused = false;
-                    queue.resume();
-                }
-            }
+        if (n > 0) {
+            buffered.addAndGet(-n);
+            pause.resumeIfDrained();
         }
         return n;
     }

@@ -4,6 +4,7 @@ import dev.rsql.runtime.connector.ReaderOutput;
 import dev.rsql.runtime.connector.ShardReader;
 import dev.rsql.runtime.format.DecodeException;
 import dev.rsql.runtime.format.RowDecoder;
+import dev.rsql.runtime.rocketmq.QueuePause;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
@@ -43,8 +44,7 @@ final class RocketMqShardReader implements ShardReader {
     private final AtomicInteger buffered = new AtomicInteger();
     private final AtomicLong bufferedBytes = new AtomicLong();
     private final AtomicBoolean waiting = new AtomicBoolean();
-    private final Object pauseLock = new Object();
-    private boolean paused;                      // guarded by pauseLock
+    private final QueuePause pause;
     private volatile Runnable availabilityListener;
     private volatile boolean revoked;
     private volatile boolean closed;
@@ -67,6 +67,16 @@ final class RocketMqShardReader implements ShardReader {
         this.metadata = metadata;
         this.capacity = capacity;
         this.capacityBytes = capacityBytes;
+        // Resumed at half, not when empty, so the task has work while the client comes back to the queue.
+        this.pause = new QueuePause(
+                () -> !closed && !revoked && (buffered.get() >= capacity || bufferedBytes.get() >= capacityBytes),
+                () -> buffered.get() <= capacity / 2 && bufferedBytes.get() <= capacityBytes / 2,
+                () -> source.pause(queue),
+                () -> {
+                    if (!revoked && !closed) {
+                        source.resume(queue);
+                    }
+                });
     }
 
     static String shardId(MessageQueue queue) {
@@ -86,8 +96,8 @@ final class RocketMqShardReader implements ShardReader {
         }
         PolledMessages polled = new PolledMessages(messages, metadata.length > 0);
         buffer.add(polled);
-        int size = buffered.addAndGet(polled.count());
-        long sizeBytes = bufferedBytes.addAndGet(polled.bytes());
+        buffered.addAndGet(polled.count());
+        bufferedBytes.addAndGet(polled.bytes());
         MessageExt last = messages.get(messages.size() - 1);
         String max = last.getProperty(MessageConst.PROPERTY_MAX_OFFSET);
         if (max != null) {
@@ -97,14 +107,7 @@ final class RocketMqShardReader implements ShardReader {
                 // status only
             }
         }
-        if (size >= capacity || sizeBytes >= capacityBytes) {
-            synchronized (pauseLock) {
-                if (!paused && full() && !closed && !revoked) {
-                    paused = true;
-                    source.pause(queue);
-                }
-            }
-        }
+        pause.pauseIfFull();
         if (waiting.compareAndSet(true, false)) {
             Runnable l = availabilityListener;
             if (l != null) {
@@ -150,11 +153,9 @@ final class RocketMqShardReader implements ShardReader {
                     waiting.set(false);
                     continue;
                 }
-                int left = buffered.addAndGet(-batch.count());
-                long leftBytes = bufferedBytes.addAndGet(-batch.bytes());
-                if (left <= capacity / 2 && leftBytes <= capacityBytes / 2) {
-                    maybeResume();
-                }
+                buffered.addAndGet(-batch.count());
+                bufferedBytes.addAndGet(-batch.bytes());
+                pause.resumeIfDrained();
             }
             batch.advance();
             long offset = batch.offset();
@@ -186,25 +187,6 @@ final class RocketMqShardReader implements ShardReader {
             n++;
         }
         return n;
-    }
-
-    private boolean full() {
-        return buffered.get() >= capacity || bufferedBytes.get() >= capacityBytes;
-    }
-
-    /**
-     * Resumes a paused queue once the buffer is half empty. The client re-checks a paused queue only every second,
-     * so resuming at half (rather than when empty) keeps the task busy meanwhile.
-     */
-    private void maybeResume() {
-        synchronized (pauseLock) {
-            if (paused && buffered.get() <= capacity / 2 && bufferedBytes.get() <= capacityBytes / 2) {
-                paused = false;
-                if (!revoked && !closed) {
-                    source.resume(queue);
-                }
-            }
-        }
     }
 
     @Override
