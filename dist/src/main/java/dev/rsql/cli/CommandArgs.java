@@ -64,12 +64,14 @@ final class CommandArgs {
             inline = arg.substring(2);
         }
         CliOption option = usage.option(name);
-        if (option == null || option.kind() == CliOption.Kind.FLAG && inline != null && !arg.startsWith("--")) {
+        if (option == null) {
             throw new UsageException("Unknown option: '" + arg + "'");
         }
         if (option.kind() == CliOption.Kind.FLAG) {
             if (inline != null) {
-                throw new UsageException("Option '" + name + "' takes no value: '" + arg + "'");
+                // -hV is not two flags here, and --json=yes gives a flag a value
+                throw new UsageException(arg.startsWith("--") ? "Option '" + name + "' takes no value: '" + arg + "'"
+                        : "Unknown option: '" + arg + "'");
             }
             flags.add(option);
             return i;

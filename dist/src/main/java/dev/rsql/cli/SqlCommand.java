@@ -45,7 +45,8 @@ final class SqlCommand implements CliCommand {
     @Override
     public int run(EngineHome home, CommandArgs args) throws Exception {
         long maxRows = args.longValue(MAX_ROWS, 0);
-        Path file = args.value(FILE) == null ? null : Path.of(args.value(FILE));
+        String fileName = args.value(FILE);
+        Path file = fileName == null ? null : Path.of(fileName);
         Map<String, String> config = SettingsOption.over(home, args);
         logToFile(Path.of(config.get("log.dir")).resolve("sql-shell.log"));
         ClassLoader classLoader = home.extClassLoader(getClass().getClassLoader());
@@ -62,7 +63,8 @@ final class SqlCommand implements CliCommand {
             return ScriptShell.run(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)),
                     stdout(), config, classLoader, maxRows);
         }
-        Path historyFile = args.value(HISTORY) != null ? Path.of(args.value(HISTORY))
+        String history = args.value(HISTORY);
+        Path historyFile = history != null ? Path.of(history)
                 : Path.of(System.getProperty("user.home"), ".rsql_history");
         return TerminalShell.run(config, classLoader, historyFile, maxRows);
     }
