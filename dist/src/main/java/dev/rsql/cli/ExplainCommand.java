@@ -8,7 +8,6 @@ import dev.rsql.runtime.config.Options;
 import java.io.IOException;
 import java.util.List;
 
-
 /**
  * Prints the operator graph a script plans into, then the physical plan of each INSERT with every node's changelog
  * mode ({@code [I]} insert-only, {@code [I,UA,D]} upserts, {@code [I,UB,UA,D]} retractions) and upsert keys.

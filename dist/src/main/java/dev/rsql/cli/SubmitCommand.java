@@ -1,6 +1,5 @@
 package dev.rsql.cli;
 
-
 import java.io.IOException;
 import java.util.List;
 

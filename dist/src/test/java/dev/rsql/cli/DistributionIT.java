@@ -147,7 +147,7 @@ class DistributionIT {
         Path library = home.resolve("lib/native/librocksdbjni-linux64.so");
         assertTrue(Files.isRegularFile(library));
         Result r = exec(home, Map.of("JAVA_OPTS", "-Xlog:library=info"), 180, "bin/rsql", "run", "login_stats",
-                "-D", "state.dir=" + Files.createTempDirectory("rsql-state"));
+                "-D", "state.dir=" + home.resolve("state-native-library"));
         assertEquals(0, r.code, r.output);
         // the JVM logs the path of every native library it loads
         List<String> loaded = r.output.lines().filter(l -> l.contains("Loaded library") && l.contains("rocksdb"))
