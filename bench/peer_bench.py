@@ -7,8 +7,9 @@ What this adds to the harness, without changing it:
     for file sinks; those stay for content_check.py / changelog_check.py). Rows out come from the blackhole sink's
     log line ("discarded N rows (+I a, -U b, +U c)"), less its -U rows, as the Flink counting sink counts.
   - Nexmark variants: Flink `p1` (the peer's Nexmark preset: mini-batch 2 s / 50,000, distinct split, as the
-    harness) and `p1_default` (PRESET=none: plain defaults); rsql `t1` (one worker, row by row) and, for the
-    GROUP BY queries, `t1_mb` (one worker, the same preset as SET statements in front of the script).
+    harness) and `p1_default` (PRESET=none: plain defaults); rsql `t1` (one worker, row by row), for the
+    GROUP BY queries `t1_mb` (one worker, the same preset as SET statements in front of the script), and for the
+    stateful ones `t1_hm` (one worker, state in the heap: state.backend.type = hashmap, as Flink's default).
   - every Nexmark query on the whole file (the harness runs q11/q15/q16 on the 100k prefix); `--scale` adds
     `p1_100k`/`t1_100k` runs on events_100k.json for the linear-scaling check.
   - rules400: the rules40 script with each rule nine more times on changed literals (rules_bench.rules_sql).
@@ -38,7 +39,9 @@ import bench as harness  # noqa: E402
 FLINK_QUERIES = os.path.join(harness.FLINK_DIR, 'queries')
 MINIBATCH = [('table.exec.mini-batch.enabled', 'true'), ('table.exec.mini-batch.allow-latency', '2 s'),
              ('table.exec.mini-batch.size', '50000'), ('table.optimizer.distinct-agg.split.enabled', 'true')]
+HASHMAP = [('state.backend.type', 'hashmap')]
 GROUP_BY = ('q15', 'q16', 'q17')
+STATEFUL = GROUP_BY + ('q11',)
 SCALED = ('q11', 'q15', 'q16')
 PREFIX_100K = ('nexmark/events_100k.json', 100000)
 DISCARDED = re.compile(r'blackhole sink (\S+) discarded (\d+) rows(?: \(([^)]*)\))?')
@@ -97,6 +100,8 @@ def plan(workload, scale, heap=None):
            ('flink', 'p1_default', dict(p=1, heap=h, extra=[], inp=harness.NEXMARK), {'PRESET': 'none'}, None)]
     if workload in GROUP_BY:
         out.append(('rsql', 't1_mb', dict(p=1, heap=h, inp=harness.NEXMARK), {}, None))
+    if workload in STATEFUL:
+        out.append(('rsql', 't1_hm', dict(p=1, heap=h, inp=harness.NEXMARK), {}, None))
     if scale and workload in SCALED:
         out += [('flink', 'p1_100k', dict(p=1, heap=h, extra=[], inp=PREFIX_100K[0]), {}, PREFIX_100K[1]),
                 ('rsql', 't1_100k', dict(p=1, heap=h, inp=PREFIX_100K[0]), {}, PREFIX_100K[1])]
@@ -106,7 +111,7 @@ def plan(workload, scale, heap=None):
 def run(args, rep, workload, engine, variant, spec, env, prefix):
     harness.PREFIX = {workload: (spec['inp'], prefix)} if prefix else {}
     if engine == 'rsql':
-        harness.HERE = args.bases['t1_mb' if variant == 't1_mb' else 't1']
+        harness.HERE = args.bases[variant if variant in args.bases else 't1']
     saved = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
     try:
@@ -148,8 +153,8 @@ def summary(path):
                 ','.join(r['load1'] for r in rs)))
     print('\n| workload | ratio rsql/Flink, job events/s (process) | by events per CPU-second |')
     print('|---|---|---|')
-    pairs = [('t1', 'p1_default'), ('t1', 'p1'), ('t1_mb', 'p1'), ('t1_mb', 'p1_default'), ('t1', 'p1_tuned'),
-             ('t1_100k', 'p1_100k')]
+    pairs = [('t1', 'p1_default'), ('t1', 'p1'), ('t1_mb', 'p1'), ('t1_mb', 'p1_default'), ('t1_hm', 'p1_default'),
+             ('t1', 'p1_tuned'), ('t1_100k', 'p1_100k')]
     for w, vs in groups.items():
         for rv, fv in pairs:
             r, f = vs.get(('rsql', rv)), vs.get(('flink', fv))
@@ -187,7 +192,8 @@ def main():
             f.write('\t'.join(harness.FIELDS) + '\n')
     workloads = args.workloads.split(',')
     args.bases = {'t1': write_queries(args.perf, 't1', [], workloads),
-                  't1_mb': write_queries(args.perf, 't1_mb', MINIBATCH, [w for w in workloads if w in GROUP_BY])}
+                  't1_mb': write_queries(args.perf, 't1_mb', MINIBATCH, [w for w in workloads if w in GROUP_BY]),
+                  't1_hm': write_queries(args.perf, 't1_hm', HASHMAP, [w for w in workloads if w in STATEFUL])}
     only = set(x for x in args.only.split(',') if x)
 
     def keep(engine, variant):

@@ -5,6 +5,7 @@ import dev.rsql.planner.ScriptPlanner;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.exec.EngineContext;
 import dev.rsql.runtime.exec.JobInstance;
+import dev.rsql.runtime.exec.StateBackendType;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -45,20 +46,27 @@ class ConformanceTest {
         assertTrue(Files.isDirectory(dir), "conformance cases not found at " + dir);
         List<DynamicTest> tests = new ArrayList<>();
         try (Stream<Path> cases = Files.list(dir)) {
-            cases.filter(p -> SUPPORTED.contains(p.getFileName().toString())).sorted()
-                    .forEach(c -> tests.add(DynamicTest.dynamicTest(c.getFileName().toString(), () -> runCase(c))));
+            for (Path c : (Iterable<Path>) cases.filter(p -> SUPPORTED.contains(p.getFileName().toString())).sorted()
+                    ::iterator) {
+                for (StateBackendType state : StateBackendType.values()) {
+                    tests.add(DynamicTest.dynamicTest(c.getFileName() + " [" + state + "]", () -> runCase(c, state)));
+                }
+            }
         }
-        assertEquals(SUPPORTED.size(), tests.size(), "some supported cases are missing from " + dir);
+        assertEquals(SUPPORTED.size() * StateBackendType.values().length, tests.size(),
+                "some supported cases are missing from " + dir);
         return tests.stream();
     }
 
-    private static void runCase(Path source) throws Exception {
-        Path work = Path.of("target", "conformance", source.getFileName().toString()).toAbsolutePath();
+    /** Runs a case with its state in the given store (every case, so that none is left out when it gains state). */
+    private static void runCase(Path source, StateBackendType state) throws Exception {
+        Path work = Path.of("target", "conformance", state.toString(), source.getFileName().toString())
+                .toAbsolutePath();
         copy(source, work);
         Files.createDirectories(work.resolve("out"));
         String script = Files.readString(work.resolve("blink.sql"), StandardCharsets.UTF_8);
         Options config = new Options(Map.of("CASE_DIR", work.toString(), "checkpoint.interval", "200ms",
-                "state.dir", work.resolve("state").toString()));
+                "state.dir", work.resolve("state").toString(), StateBackendType.KEY, state.toString()));
         JobInstance job = new JobInstance(
                 new ScriptPlanner(new PlannerContext(config, ConformanceTest.class.getClassLoader(), name -> null))
                         .plan(source.getFileName().toString(), script).graph(),

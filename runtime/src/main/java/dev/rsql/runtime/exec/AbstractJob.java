@@ -48,6 +48,8 @@ abstract class AbstractJob implements Job {
     protected final JobGraph graph;
     protected final EngineContext engine;
     protected final Options config;
+    /** Where the tasks keep keyed state ({@code state.backend.type}). */
+    protected final StateBackendType stateBackendType;
     protected final JobInfo jobInfo;
     protected final ExecutorService workers;
     protected final ScheduledExecutorService timers;
@@ -112,6 +114,7 @@ abstract class AbstractJob implements Job {
                 return transactions == null ? null : transactions.get();
             }
         };
+        this.stateBackendType = StateBackendType.of(config);
         this.idleTimeoutMillis = config.getDuration(Duration.ofSeconds(5), "table.exec.source.idle-timeout",
                 "source.idle-timeout").toMillis();
         AtomicInteger n = new AtomicInteger();

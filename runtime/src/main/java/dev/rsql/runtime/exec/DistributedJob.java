@@ -151,6 +151,10 @@ final class DistributedJob extends AbstractJob {
         return keyGroups;
     }
 
+    StateBackendType stateBackendType() {
+        return stateBackendType;
+    }
+
     ShuffleOptions shuffleOptions() {
         return shuffleOptions;
     }

@@ -16,7 +16,6 @@ import dev.rsql.runtime.graph.SinkNode;
 import dev.rsql.runtime.graph.SourceFields;
 import dev.rsql.runtime.graph.SourceNode;
 import dev.rsql.runtime.state.KeyedStateBackend;
-import dev.rsql.runtime.state.rocksdb.RocksDbStateBackend;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -286,8 +285,8 @@ public final class JobInstance extends AbstractJob {
             Path from = snapshot == null || snapshot.stateDir() == null ? null
                     : restored.dir().resolve(snapshot.stateDir());
             try {
-                return RocksDbStateBackend.open(jobStateDir.resolve(WORK_DIR).resolve(TaskDirs.safeName(taskId)), from,
-                        keyGroups);
+                return stateBackendType.openBackend(jobStateDir.resolve(WORK_DIR).resolve(TaskDirs.safeName(taskId)),
+                        from, keyGroups);
             } catch (IOException e) {
                 throw new UncheckedIOException("job " + graph.name() + " task " + taskId + ": cannot open its state"
                         + (from == null ? "" : " from " + from), e);

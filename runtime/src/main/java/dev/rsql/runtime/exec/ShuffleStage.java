@@ -13,7 +13,6 @@ import dev.rsql.runtime.state.changelog.ChangelogSettings;
 import dev.rsql.runtime.state.changelog.RestoredState;
 import dev.rsql.runtime.state.changelog.StateChangelogWriter;
 import dev.rsql.runtime.state.changelog.StateQueueConflictException;
-import dev.rsql.runtime.state.rocksdb.RocksDbOptions;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.message.MessageExt;
@@ -199,7 +198,7 @@ final class ShuffleStage implements ShuffleReader.Listener {
         String id = taskId(index);
         try {
             RestoredState restored = job.restorer().restore(job.jobName(), id, stateTopic.queue(index),
-                    job.workDir(id), job.keyGroups(), RocksDbOptions.defaults());
+                    job.workDir(id), job.keyGroups(), job.stateBackendType());
             ShuffleCheckpoint checkpoint = restored.commit() == null ? ShuffleCheckpoint.INITIAL
                     : ShuffleCheckpoint.fromBytes(restored.commit().taskMeta());
             restoring.put(id, restored);

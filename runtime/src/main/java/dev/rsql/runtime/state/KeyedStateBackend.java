@@ -4,9 +4,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * The state of one task: every keyed value and timer of its operators, in one local store (RocksDB). Keys are stored
- * with the operator, the state, the key group of the key, the key and the namespace, so that operators never collide
- * and state can later be split by key group. Used only from the task's thread.
+ * The state of one task: every keyed value and timer of its operators, in one local store (RocksDB or the heap, see
+ * {@code StoreStateBackend}). Keys are stored with the operator, the state, the key group of the key, the key and the
+ * namespace, so that operators never collide and state can later be split by key group. Used only from the task's
+ * thread.
  *
  * <p>Durability comes from {@link #snapshot}: a consistent copy taken at a checkpoint. After a crash the task reopens
  * its state from the last completed checkpoint, so nothing here needs a write-ahead log.

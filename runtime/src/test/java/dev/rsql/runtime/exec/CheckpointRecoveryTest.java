@@ -13,6 +13,8 @@ import dev.rsql.runtime.testing.ScriptedSourceFactory;
 import dev.rsql.runtime.testing.ScriptedSourceFactory.Shard;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Files;
@@ -50,8 +52,14 @@ class CheckpointRecoveryTest {
     }
 
     static JobInstance start(JobGraph graph, Path stateDir, String checkpointInterval) throws Exception {
+        return start(graph, stateDir, checkpointInterval, StateBackendType.ROCKSDB);
+    }
+
+    static JobInstance start(JobGraph graph, Path stateDir, String checkpointInterval, StateBackendType state)
+            throws Exception {
         JobInstance job = new JobInstance(graph, EngineContext.of(Map.of("checkpoint.interval", checkpointInterval,
-                "worker.threads", "2", "parallelism", "2", "state.dir", stateDir.toString())));
+                "worker.threads", "2", "parallelism", "2", "state.dir", stateDir.toString(),
+                StateBackendType.KEY, state.toString())));
         job.start();
         return job;
     }
@@ -108,6 +116,36 @@ class CheckpointRecoveryTest {
             for (Row r : windows) {
                 assertEquals(10L, r.get(1), "run " + run + ", window " + r);
             }
+        }
+    }
+
+    /** An open window's rows survive a stop and a restart with the other state store, either way round. */
+    @ParameterizedTest
+    @EnumSource(StateBackendType.class)
+    void stateSurvivesARestartWithTheOtherStateBackend(StateBackendType first, @TempDir Path dir) throws Exception {
+        StateBackendType second = first == StateBackendType.ROCKSDB ? StateBackendType.HASHMAP
+                : StateBackendType.ROCKSDB;
+        JobGraph graph = graph(true);
+        CollectSinkFactory.clear(sinkId);
+        JobInstance job = start(graph, dir, "1h", first);
+        Shard head = new Shard("s0", rows(55), 0);
+        ScriptedSourceFactory.listener(sourceId).shardsAssigned(List.of(head));
+        Await.until("the first 55 rows read", Duration.ofSeconds(30), () -> head.lag() == 0);
+        job.stop();     // its checkpoint holds window [50 s, 60 s) with 5 rows
+
+        JobInstance restarted = start(graph, dir, "1h", second);
+        var listener = ScriptedSourceFactory.listener(sourceId);
+        Shard rest = new Shard("s0", rows(100), listener.checkpointedPosition("s0").orElseThrow());
+        listener.shardsAssigned(List.of(rest));
+        listener.noMoreShards();
+        Await.until("the other 45 rows read", Duration.ofSeconds(30), () -> rest.lag() == 0);
+        rest.end();
+        assertTrue(restarted.awaitTermination(Duration.ofSeconds(30)));
+        assertEquals(JobInstance.State.FINISHED, restarted.state());
+        List<Row> windows = CollectSinkFactory.rows(sinkId);
+        assertEquals(10, windows.size(), first + " then " + second + ": " + windows);
+        for (Row r : windows) {
+            assertEquals(10L, r.get(1), first + " then " + second + ", window " + r);
         }
     }
 

@@ -3,8 +3,8 @@ package dev.rsql.runtime.state.changelog;
 import dev.rsql.runtime.state.ByteReader;
 import dev.rsql.runtime.state.ByteWriter;
 import dev.rsql.runtime.state.StateException;
-import dev.rsql.runtime.state.rocksdb.RawEntryVisitor;
-import dev.rsql.runtime.state.rocksdb.StateColumnFamily;
+import dev.rsql.runtime.state.store.RawEntryVisitor;
+import dev.rsql.runtime.state.store.StateColumnFamily;
 
 import java.io.IOException;
 

@@ -1,6 +1,6 @@
 package dev.rsql.runtime.state.changelog;
 
-import dev.rsql.runtime.state.rocksdb.RocksDbStateBackend;
+import dev.rsql.runtime.state.store.StoreStateBackend;
 import org.apache.rocketmq.common.message.MessageQueue;
 
 /**
@@ -15,6 +15,6 @@ import org.apache.rocketmq.common.message.MessageQueue;
  *                    appended meanwhile
  * @param stats       what the restore read
  */
-public record RestoredState(MessageQueue queue, RocksDbStateBackend backend, CommitRecord commit, long incarnation,
+public record RestoredState(MessageQueue queue, StoreStateBackend backend, CommitRecord commit, long incarnation,
                             long nextOffset, RestoreStats stats) {
 }

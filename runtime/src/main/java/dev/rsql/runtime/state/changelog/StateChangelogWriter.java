@@ -1,8 +1,8 @@
 package dev.rsql.runtime.state.changelog;
 
-import dev.rsql.runtime.state.rocksdb.RawEntryVisitor;
-import dev.rsql.runtime.state.rocksdb.RocksDbStateBackend;
-import dev.rsql.runtime.state.rocksdb.StateColumnFamily;
+import dev.rsql.runtime.state.store.RawEntryVisitor;
+import dev.rsql.runtime.state.store.StoreStateBackend;
+import dev.rsql.runtime.state.store.StateColumnFamily;
 import org.apache.rocketmq.client.producer.MQProducer;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.slf4j.Logger;
@@ -39,7 +39,7 @@ public final class StateChangelogWriter {
     private final String where;
     private final MessageQueue queue;
     private final StateQueueSender sender;
-    private final RocksDbStateBackend backend;
+    private final StoreStateBackend backend;
     private final ChangelogSettings settings;
     private final long incarnation;
     private final List<CommitRecord.PastIncarnation> history;

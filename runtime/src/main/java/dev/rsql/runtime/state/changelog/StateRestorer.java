@@ -1,8 +1,8 @@
 package dev.rsql.runtime.state.changelog;
 
 import dev.rsql.runtime.state.StateException;
-import dev.rsql.runtime.state.rocksdb.RocksDbOptions;
-import dev.rsql.runtime.state.rocksdb.RocksDbStateBackend;
+import dev.rsql.runtime.state.store.StateStoreFactory;
+import dev.rsql.runtime.state.store.StoreStateBackend;
 import org.apache.rocketmq.client.producer.MQProducer;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
@@ -69,7 +69,7 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
      * it from the queue. {@code job} and {@code task} are for logs and errors.
      */
     public RestoredState restore(String job, String task, MessageQueue queue, Path workingDir, int keyGroups,
-                                 RocksDbOptions options) throws IOException {
+                                 StateStoreFactory stores) throws IOException {
         long start = System.nanoTime();
         String where = "job=" + job + " task=" + task + " queue=" + StateQueueReader.describe(queue);
         Progress progress = new Progress();
@@ -78,7 +78,7 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
                 where);
         awaitReadable(queue, claim, where);
         Located last = findLastCommit(queue, claim, progress, where);
-        RocksDbStateBackend backend = RocksDbStateBackend.open(workingDir, null, keyGroups, options);
+        StoreStateBackend backend = StoreStateBackend.open(stores.open(workingDir, null), keyGroups, null);
         try {
             if (last != null) {
                 replay(queue, last, backend, progress, where);
@@ -152,7 +152,7 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
         return found[0];
     }
 
-    private void replay(MessageQueue queue, Located last, RocksDbStateBackend backend, Progress progress,
+    private void replay(MessageQueue queue, Located last, StoreStateBackend backend, Progress progress,
                         String where) throws IOException {
         long base = last.record.baseOffset();
         Set<CheckpointKey> committed = new HashSet<>();

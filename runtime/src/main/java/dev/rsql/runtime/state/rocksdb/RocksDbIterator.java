@@ -2,6 +2,7 @@ package dev.rsql.runtime.state.rocksdb;
 
 import dev.rsql.runtime.state.CloseableIterator;
 import dev.rsql.runtime.state.StateException;
+import dev.rsql.runtime.state.store.StateStore;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
@@ -12,27 +13,22 @@ import java.util.NoSuchElementException;
 
 /**
  * Iterates the keys of one column family in {@code [from, to)}, decoding each entry. Holds a native iterator, read
- * options and a bound slice until closed; closes itself when exhausted, and the backend closes any left open when it
+ * options and a bound slice until closed; closes itself when exhausted, and the store closes any left open when it
  * closes. Sees the state as of its creation (RocksDB iterators read an implicit snapshot), so the caller may modify
  * the state while iterating.
  */
 final class RocksDbIterator<T> implements CloseableIterator<T> {
 
-    @FunctionalInterface
-    interface Decoder<T> {
-        T decode(byte[] key, byte[] value);
-    }
-
-    private final RocksDbStateBackend backend;
-    private final Decoder<T> decoder;
+    private final RocksDbStore store;
+    private final StateStore.Decoder<T> decoder;
     private final ReadOptions readOptions;
     private final Slice upperBound;
     private final RocksIterator iterator;
     private boolean closed;
 
-    RocksDbIterator(RocksDbStateBackend backend, ColumnFamilyHandle cf, byte[] from, byte[] to, Decoder<T> decoder) {
-        backend.ensureOpen(); // a closed DB handle would crash the JVM
-        this.backend = backend;
+    RocksDbIterator(RocksDbStore store, ColumnFamilyHandle cf, byte[] from, byte[] to,
+                    StateStore.Decoder<T> decoder) {
+        this.store = store;
         this.decoder = decoder;
         ReadOptions ro = new ReadOptions();
         Slice ub = null;
@@ -42,7 +38,7 @@ final class RocksDbIterator<T> implements CloseableIterator<T> {
                 ub = new Slice(to);
                 ro.setIterateUpperBound(ub);
             }
-            it = backend.db().newIterator(cf, ro);
+            it = store.db().newIterator(cf, ro);
             it.seek(from);
         } catch (RuntimeException | Error e) {
             if (it != null) {
@@ -57,7 +53,7 @@ final class RocksDbIterator<T> implements CloseableIterator<T> {
         this.readOptions = ro;
         this.upperBound = ub;
         this.iterator = it;
-        backend.iteratorOpened(this);
+        store.iteratorOpened(this);
     }
 
     @Override
@@ -100,6 +96,6 @@ final class RocksDbIterator<T> implements CloseableIterator<T> {
             upperBound.close();
         }
         readOptions.close();
-        backend.iteratorClosed(this);
+        store.iteratorClosed(this);
     }
 }

@@ -1,15 +1,15 @@
 package dev.rsql.runtime.state.rocksdb;
 
 /**
- * Memory and file settings of a {@link RocksDbStateBackend}. The defaults keep one backend (one task) within about
+ * Memory and file settings of a {@link RocksDbStore}. The defaults keep one store (one task) within about
  * {@code blockCacheBytes} of native memory, so that a job with many tasks starts in a small JVM.
  *
  * @param blockCacheBytes capacity of the LRU block cache (data, index and filter blocks); the memtables are charged to
- *                        it too, so this bounds the backend's native memory (plus a few hundred KiB of overhead)
- * @param writeBufferBytes memtable budget of the backend, part of {@code blockCacheBytes}: the value column family
+ *                        it too, so this bounds the store's native memory (plus a few hundred KiB of overhead)
+ * @param writeBufferBytes memtable budget of the store, part of {@code blockCacheBytes}: the value column family
  *                         gets memtables of half of it, the timer column family of a quarter
  * @param maxOpenFiles SST files kept open ({@code -1}: all)
- * @param sharedMemory if not null, the block cache and memtable budget shared by every backend that uses it (for
+ * @param sharedMemory if not null, the block cache and memtable budget shared by every store that uses it (for
  *                     many tasks in one JVM); then {@code blockCacheBytes} is ignored
  */
 public record RocksDbOptions(long blockCacheBytes, long writeBufferBytes, int maxOpenFiles,

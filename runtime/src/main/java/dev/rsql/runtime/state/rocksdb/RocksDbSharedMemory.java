@@ -6,8 +6,8 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.WriteBufferManager;
 
 /**
- * A block cache and memtable budget shared by several {@link RocksDbStateBackend}s (e.g. all tasks of a JVM), so
- * that native memory is bounded by one number however many tasks run. Close it after every backend using it.
+ * A block cache and memtable budget shared by several {@link RocksDbStore}s (e.g. all tasks of a JVM), so
+ * that native memory is bounded by one number however many tasks run. Close it after every store using it.
  */
 public final class RocksDbSharedMemory implements AutoCloseable {
 

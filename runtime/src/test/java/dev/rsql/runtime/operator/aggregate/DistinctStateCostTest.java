@@ -1,5 +1,6 @@
 package dev.rsql.runtime.operator.aggregate;
 
+import dev.rsql.runtime.exec.StateBackendType;
 import dev.rsql.runtime.aggregate.AggregateCall;
 import dev.rsql.runtime.aggregate.CountFunction;
 import dev.rsql.runtime.aggregate.DistinctArguments;
@@ -9,7 +10,7 @@ import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.data.RowKind;
 import dev.rsql.runtime.operator.Output;
 import dev.rsql.runtime.state.KeyedStateBackend;
-import dev.rsql.runtime.state.rocksdb.RocksDbStateBackend;
+import dev.rsql.runtime.state.store.StoreStateBackend;
 import dev.rsql.runtime.testing.CountingStateBackend;
 import dev.rsql.runtime.testing.TestOperatorContext;
 import dev.rsql.runtime.types.DataType;
@@ -89,7 +90,7 @@ class DistinctStateCostTest {
 
     /** State accesses and bytes of 2,000 records (new values, repeats, retractions) into a group of this size. */
     private long[] costOfRecordsInAGroupOf(int size, Path stateDir, int cachedEntries) throws Exception {
-        try (RocksDbStateBackend state = RocksDbStateBackend.open(stateDir, null, 128)) {
+        try (StoreStateBackend state = StateBackendType.ROCKSDB.openBackend(stateDir, null, 128)) {
             Harness h = new Harness(state, cachedEntries);
             // Fixed-width values, so that every value costs the same bytes.
             for (int i = 0; i < size; i++) {
@@ -145,7 +146,7 @@ class DistinctStateCostTest {
             output.field("c" + j, BIGINT.notNull());
             calls.add(new AggregateCall("COUNT(DISTINCT v) FILTER f" + j, () -> new CountFunction(1), 2 + j, V));
         }
-        try (RocksDbStateBackend state = RocksDbStateBackend.open(stateDir, null, 128)) {
+        try (StoreStateBackend state = StateBackendType.ROCKSDB.openBackend(stateDir, null, 128)) {
             Harness h = new Harness(state, 0, input.build(), calls, true);
             List<Long> live = new ArrayList<>();
             Random r = new Random(7);
@@ -212,7 +213,7 @@ class DistinctStateCostTest {
         List<AggregateCall> calls = List.of(
                 new AggregateCall("COUNT(DISTINCT v)", () -> new CountFunction(1), -1, V),
                 new AggregateCall("COUNT(DISTINCT v) FILTER f0", () -> new CountFunction(1), 2, V));
-        try (RocksDbStateBackend state = RocksDbStateBackend.open(dir.resolve("inserts"), null, 128)) {
+        try (StoreStateBackend state = StateBackendType.ROCKSDB.openBackend(dir.resolve("inserts"), null, 128)) {
             Harness h = new Harness(state, 0, input, calls, false);
             for (long v = 0; v < 1000; v++) {
                 h.operator.process(new Row(RowKind.INSERT, flaggedRow(v, 1)));

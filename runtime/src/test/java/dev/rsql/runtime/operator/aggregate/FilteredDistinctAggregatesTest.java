@@ -1,5 +1,6 @@
 package dev.rsql.runtime.operator.aggregate;
 
+import dev.rsql.runtime.exec.StateBackendType;
 import dev.rsql.runtime.aggregate.Accumulators;
 import dev.rsql.runtime.aggregate.AggregateCall;
 import dev.rsql.runtime.aggregate.CountFunction;
@@ -10,7 +11,7 @@ import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.data.RowKind;
 import dev.rsql.runtime.operator.Output;
 import dev.rsql.runtime.state.FieldSerializer;
-import dev.rsql.runtime.state.rocksdb.RocksDbStateBackend;
+import dev.rsql.runtime.state.store.StoreStateBackend;
 import dev.rsql.runtime.testing.TestOperatorContext;
 import dev.rsql.runtime.types.DataType;
 import dev.rsql.runtime.types.RowType;
@@ -131,7 +132,7 @@ class FilteredDistinctAggregatesTest {
             public void emitWatermark(long watermark) {
             }
         };
-        try (RocksDbStateBackend state = RocksDbStateBackend.open(dir, null, 128)) {
+        try (StoreStateBackend state = StateBackendType.ROCKSDB.openBackend(dir, null, 128)) {
             GroupAggregateOperator op = new GroupAggregateOperator("agg", INPUT, new int[] {0},
                     CASES.stream().map(Case::call).toList(), true, 0, true, out);
             op.open(new TestOperatorContext(state));
@@ -206,7 +207,7 @@ class FilteredDistinctAggregatesTest {
 
     @Test
     void stateWithAMapPerFilteredDistinctAggregateIsRefused() throws Exception {
-        try (RocksDbStateBackend state = RocksDbStateBackend.open(dir, null, 128)) {
+        try (StoreStateBackend state = StateBackendType.ROCKSDB.openBackend(dir, null, 128)) {
             // What an older version kept for COUNT(DISTINCT v) FILTER p, the second aggregate: a map of its own.
             state.valueState("agg", "view-2-0", FieldSerializer.of(BIGINT.notNull()))
                     .put(new byte[] {1}, new byte[] {2}, 1L);

@@ -1,10 +1,11 @@
 package dev.rsql.runtime.operator.aggregate;
 
+import dev.rsql.runtime.exec.StateBackendType;
 import dev.rsql.runtime.state.CloseableIterator;
 import dev.rsql.runtime.state.KeyedValueState;
 import dev.rsql.runtime.state.LongSerializer;
 import dev.rsql.runtime.state.StateEntry;
-import dev.rsql.runtime.state.rocksdb.RocksDbStateBackend;
+import dev.rsql.runtime.state.store.StoreStateBackend;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -38,7 +39,7 @@ class KeyedStateCacheTest {
     @ParameterizedTest
     @ValueSource(ints = {0, 1, 16, 200})
     void agreesWithAMapThroughEvictionsFlushesAndAReopen(int capacity) throws Exception {
-        try (RocksDbStateBackend backend = RocksDbStateBackend.open(dir.resolve("s" + capacity), null, 128)) {
+        try (StoreStateBackend backend = StateBackendType.ROCKSDB.openBackend(dir.resolve("s" + capacity), null, 128)) {
             KeyedValueState<Long> state = backend.valueState("op", "v", LongSerializer.INSTANCE);
             KeyedStateCache<Long> cache = new KeyedStateCache<>(state, capacity);
             KeyedValueState<Long> view = cache.asState();

@@ -1,9 +1,10 @@
 package dev.rsql.runtime.operator.aggregate;
 
+import dev.rsql.runtime.exec.StateBackendType;
 import dev.rsql.runtime.state.KeyedValueState;
 import dev.rsql.runtime.state.LongSerializer;
 import dev.rsql.runtime.state.Namespaces;
-import dev.rsql.runtime.state.rocksdb.RocksDbStateBackend;
+import dev.rsql.runtime.state.store.StoreStateBackend;
 import dev.rsql.runtime.testing.CountingStateBackend;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,7 +61,7 @@ class StoredKeysFilterTest {
 
     @Test
     void aCacheReadsNoStateForNewKeysAndFindsTheStoredOnesAfterAReopen() throws Exception {
-        try (RocksDbStateBackend rocks = RocksDbStateBackend.open(dir.resolve("s"), null, 128)) {
+        try (StoreStateBackend rocks = StateBackendType.ROCKSDB.openBackend(dir.resolve("s"), null, 128)) {
             CountingStateBackend backend = new CountingStateBackend(rocks);
             KeyedValueState<Long> state = backend.valueState("op", "v", LongSerializer.INSTANCE);
             KeyedStateCache<Long> cache = new KeyedStateCache<>(state, 100);
@@ -92,7 +93,7 @@ class StoredKeysFilterTest {
 
     @Test
     void pairsWrittenAndRemovedBetweenTwoFlushesCostNoStateAccess() throws Exception {
-        try (RocksDbStateBackend rocks = RocksDbStateBackend.open(dir.resolve("s"), null, 128)) {
+        try (StoreStateBackend rocks = StateBackendType.ROCKSDB.openBackend(dir.resolve("s"), null, 128)) {
             CountingStateBackend backend = new CountingStateBackend(rocks);
             KeyedValueState<Long> state = backend.valueState("op", "v", LongSerializer.INSTANCE);
             KeyedStateCache<Long> cache = new KeyedStateCache<>(state, 100);

@@ -1,5 +1,6 @@
 package dev.rsql.runtime.operator.join;
 
+import dev.rsql.runtime.exec.StateBackendType;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.data.Row;
 import dev.rsql.runtime.data.RowKind;
@@ -7,7 +8,7 @@ import dev.rsql.runtime.graph.ErrorPolicy;
 import dev.rsql.runtime.graph.JoinNode;
 import dev.rsql.runtime.graph.SourceNode;
 import dev.rsql.runtime.operator.Output;
-import dev.rsql.runtime.state.rocksdb.RocksDbStateBackend;
+import dev.rsql.runtime.state.store.StoreStateBackend;
 import dev.rsql.runtime.table.Column;
 import dev.rsql.runtime.table.TableDescriptor;
 import dev.rsql.runtime.table.TableSchema;
@@ -56,7 +57,7 @@ class JoinStateCostTest {
 
     /** State accesses and bytes of 1,500 left rows (new rows, then retractions) into a key holding {@code size}. */
     private long[] costOfLeftRowsInAKeyOf(int size, Path stateDir) throws Exception {
-        try (RocksDbStateBackend state = RocksDbStateBackend.open(stateDir, null, 128)) {
+        try (StoreStateBackend state = StateBackendType.ROCKSDB.openBackend(stateDir, null, 128)) {
             CountingStateBackend backend = new CountingStateBackend(state);
             JoinNode node = new JoinNode("join", new SourceNode("src", tagged(), ErrorPolicy.FAIL, null),
                     JoinNode.Type.FULL, 1, SIDE, SIDE, JOINED, null, "join", 0);

@@ -1,6 +1,7 @@
 package dev.rsql.runtime.state.changelog;
 
 import dev.rsql.runtime.connector.rocketmq.RocketMqTestSupport;
+import dev.rsql.runtime.exec.StateBackendType;
 import dev.rsql.runtime.state.CloseableIterator;
 import dev.rsql.runtime.state.KeyedValueState;
 import dev.rsql.runtime.state.LongSerializer;
@@ -9,9 +10,8 @@ import dev.rsql.runtime.state.StateEntry;
 import dev.rsql.runtime.state.StateException;
 import dev.rsql.runtime.state.StringSerializer;
 import dev.rsql.runtime.state.TimerService;
-import dev.rsql.runtime.state.rocksdb.RocksDbOptions;
-import dev.rsql.runtime.state.rocksdb.RocksDbStateBackend;
-import dev.rsql.runtime.state.rocksdb.StateColumnFamily;
+import dev.rsql.runtime.state.store.StoreStateBackend;
+import dev.rsql.runtime.state.store.StateColumnFamily;
 import dev.rsql.runtime.testing.Await;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
@@ -24,6 +24,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -47,6 +50,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Writing task state to a state queue of the shared test broker and restoring it. */
 @ExtendWith(RocketMqTestSupport.class)
+@ParameterizedClass
+@EnumSource(StateBackendType.class)
 class StateChangelogTest {
 
     static final byte[] NS = Namespaces.EMPTY;
@@ -55,6 +60,9 @@ class StateChangelogTest {
 
     static DefaultMQProducer producer;
     static StateRestorer restorer;
+
+    @Parameter
+    StateBackendType type;
 
     @TempDir
     Path dir;
@@ -97,7 +105,7 @@ class StateChangelogTest {
 
     RestoredState restore(MessageQueue q) throws IOException {
         RestoredState r = restorer.restore("job", "task", q, dir.resolve("work-" + restores++), KEY_GROUPS,
-                RocksDbOptions.defaults());
+                type);
         opened.add(r.backend());
         return r;
     }
@@ -120,22 +128,16 @@ class StateChangelogTest {
     }
 
     /** Every entry of every column family: "column family/hex key" to hex value. */
-    static Map<String, String> dump(RocksDbStateBackend backend) throws IOException {
+    static Map<String, String> dump(StoreStateBackend backend) throws IOException {
         Map<String, String> out = new TreeMap<>();
         backend.forEachEntry((cf, key, value) -> out.put(cf + "/" + HEX.formatHex(key), HEX.formatHex(value)));
         return out;
     }
 
-    /** A digest of every entry, in store order: for states too large to dump. */
-    static String digest(RocksDbStateBackend backend) throws Exception {
-        MessageDigest sha = MessageDigest.getInstance("SHA-256");
-        backend.forEachEntry((cf, key, value) -> {
-            sha.update(cf.id());
-            sha.update(HEX.formatHex(key).getBytes(StandardCharsets.US_ASCII));
-            sha.update((byte) '=');
-            sha.update(HEX.formatHex(value).getBytes(StandardCharsets.US_ASCII));
-        });
-        return HEX.formatHex(sha.digest());
+    /** A digest of every entry, in key order (a store lists them in any order): for states too large to print. */
+    static String digest(StoreStateBackend backend) throws Exception {
+        byte[] entries = dump(backend).toString().getBytes(StandardCharsets.UTF_8);
+        return HEX.formatHex(MessageDigest.getInstance("SHA-256").digest(entries));
     }
 
     /** The operators of a task: random writes to two value states and to timers. */
@@ -147,7 +149,7 @@ class StateChangelogTest {
         final List<Object[]> registered = new ArrayList<>();
         long watermark;
 
-        Workload(RocksDbStateBackend backend, long seed) {
+        Workload(StoreStateBackend backend, long seed) {
             names = backend.valueState("agg", "names", StringSerializer.INSTANCE);
             counts = backend.valueState("agg", "counts", LongSerializer.INSTANCE);
             timers = backend.timerService("agg");

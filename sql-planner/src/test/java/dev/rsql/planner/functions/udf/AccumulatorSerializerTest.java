@@ -1,12 +1,13 @@
 package dev.rsql.planner.functions.udf;
 
+import dev.rsql.runtime.exec.StateBackendType;
 import dev.rsql.planner.calcite.RsqlTypeSystem;
 import dev.rsql.runtime.state.ByteWriter;
 import dev.rsql.runtime.state.KeyedValueState;
 import dev.rsql.runtime.state.Namespaces;
 import dev.rsql.runtime.state.RowSerializer;
 import dev.rsql.runtime.state.StateException;
-import dev.rsql.runtime.state.rocksdb.RocksDbStateBackend;
+import dev.rsql.runtime.state.store.StoreStateBackend;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.flink.table.functions.AggregateFunction;
@@ -263,12 +264,12 @@ class AccumulatorSerializerTest {
                 javaSerialize(new Gadget()));
         byte[] key = "k".getBytes(StandardCharsets.UTF_8);
         Path checkpoint = dir.resolve("chk-1");
-        try (RocksDbStateBackend backend = RocksDbStateBackend.open(dir.resolve("task"), null, 8)) {
+        try (StoreStateBackend backend = StateBackendType.ROCKSDB.openBackend(dir.resolve("task"), null, 8)) {
             KeyedValueState<Object[]> state = backend.valueState("agg", "acc", rows);
             state.put(key, Namespaces.EMPTY, new Object[] {crafted});
             backend.snapshot(checkpoint);
         }
-        try (RocksDbStateBackend restored = RocksDbStateBackend.open(dir.resolve("task2"), checkpoint, 8)) {
+        try (StoreStateBackend restored = StateBackendType.ROCKSDB.openBackend(dir.resolve("task2"), checkpoint, 8)) {
             Object[] acc = restored.valueState("agg", "acc", rows).get(key, Namespaces.EMPTY);
             StateException e = assertThrows(StateException.class, () -> adapter.getValue(acc, 0));
             assertTrue(e.getMessage().contains("acc_fn") && e.getMessage().contains(Gadget.class.getName())

@@ -1,5 +1,6 @@
-package dev.rsql.runtime.state.rocksdb;
+package dev.rsql.runtime.state.store;
 
+import dev.rsql.runtime.exec.StateBackendType;
 import dev.rsql.runtime.state.CloseableIterator;
 import dev.rsql.runtime.state.KeyedValueState;
 import dev.rsql.runtime.state.LongSerializer;
@@ -11,6 +12,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -27,19 +31,24 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class RocksDbChangeTrackingTest {
+@ParameterizedClass
+@EnumSource(StateBackendType.class)
+class StoreChangeTrackingTest {
 
     static final byte[] NS = Namespaces.EMPTY;
     static final HexFormat HEX = HexFormat.of();
 
+    @Parameter
+    StateBackendType type;
+
     @TempDir
     Path dir;
 
-    RocksDbStateBackend backend;
+    StoreStateBackend backend;
 
     @BeforeEach
     void open() throws Exception {
-        backend = RocksDbStateBackend.open(dir.resolve("task"), null, 128);
+        backend = type.openBackend(dir.resolve("task"), null, 128);
     }
 
     @AfterEach
@@ -52,7 +61,7 @@ class RocksDbChangeTrackingTest {
     }
 
     /** Drained changes per column family: hex key -> value as text, "<deleted>" for a tombstone. */
-    static Map<StateColumnFamily, Map<String, String>> drain(RocksDbStateBackend backend) throws Exception {
+    static Map<StateColumnFamily, Map<String, String>> drain(StoreStateBackend backend) throws Exception {
         Map<StateColumnFamily, Map<String, String>> out = new EnumMap<>(StateColumnFamily.class);
         for (StateColumnFamily cf : StateColumnFamily.values()) {
             out.put(cf, new TreeMap<>());
@@ -66,13 +75,13 @@ class RocksDbChangeTrackingTest {
     }
 
     String valueKey(String stateName, byte[] key) {
-        int id = RocksDbStateBackend.idOf("op/" + stateName);
+        int id = StoreStateBackend.idOf("op/" + stateName);
         return HEX.formatHex(new KeyBuffer().value(id, backend.keyGroupOf(key), key, NS).copy());
     }
 
     static String timerKey(long time, byte[] key) {
-        int id = RocksDbStateBackend.idOf("op");
-        return HEX.formatHex(new KeyBuffer().timer(id, RocksDbTimerService.EVENT_TIME, time, key, NS).copy());
+        int id = StoreStateBackend.idOf("op");
+        return HEX.formatHex(new KeyBuffer().timer(id, StoreTimerService.EVENT_TIME, time, key, NS).copy());
     }
 
     @Test
@@ -153,7 +162,7 @@ class RocksDbChangeTrackingTest {
         assertEquals(5, all.size());
 
         Map<String, String> tracked = drain(backend).get(StateColumnFamily.VALUES);
-        String keptNs = HEX.formatHex(new KeyBuffer().value(RocksDbStateBackend.idOf("op/s"),
+        String keptNs = HEX.formatHex(new KeyBuffer().value(StoreStateBackend.idOf("op/s"),
                 backend.keyGroupOf(b("kept")), b("kept"), b("ns")).copy());
         assertEquals(Map.of(valueKey("s", b("zz-new")), "1", valueKey("s", b("overwritten")), "2",
                 valueKey("s", b("removed")), "<deleted>", keptNs, "3",
@@ -221,7 +230,7 @@ class RocksDbChangeTrackingTest {
         List<Object[]> entries = new ArrayList<>();
         backend.forEachEntry((cf, key, value) -> entries.add(new Object[] {cf, key, value}));
 
-        try (RocksDbStateBackend fresh = RocksDbStateBackend.open(dir.resolve("other"), null, 128)) {
+        try (StoreStateBackend fresh = type.openBackend(dir.resolve("other"), null, 128)) {
             for (Object[] e : entries) {
                 fresh.restoreEntry((StateColumnFamily) e[0], (byte[]) e[1], (byte[]) e[2]);
             }
@@ -230,7 +239,7 @@ class RocksDbChangeTrackingTest {
             assertThrows(IllegalStateException.class,
                     () -> fresh.restoreEntry(StateColumnFamily.VALUES, b("k"), b("v")));
         }
-        try (RocksDbStateBackend otherGroups = RocksDbStateBackend.open(dir.resolve("groups"), null, 64)) {
+        try (StoreStateBackend otherGroups = type.openBackend(dir.resolve("groups"), null, 64)) {
             for (Object[] e : entries) {
                 otherGroups.restoreEntry((StateColumnFamily) e[0], (byte[]) e[1], (byte[]) e[2]);
             }

@@ -1,11 +1,9 @@
-package dev.rsql.runtime.state.rocksdb;
+package dev.rsql.runtime.state.store;
 
 import dev.rsql.runtime.state.CloseableIterator;
 import dev.rsql.runtime.state.KeyedValueState;
 import dev.rsql.runtime.state.StateEntry;
-import dev.rsql.runtime.state.StateException;
 import dev.rsql.runtime.state.TypeSerializer;
-import org.rocksdb.RocksDBException;
 
 import java.util.List;
 
@@ -14,16 +12,16 @@ import java.util.List;
  * {@code null} removes the value. {@link #all()} runs in key-group order; within a key group keys come in the order
  * of their length-prefixed bytes (shorter keys first), and a key's namespaces in byte order.
  */
-final class RocksDbValueState<V> implements KeyedValueState<V> {
+final class StoreValueState<V> implements KeyedValueState<V> {
 
-    private final RocksDbStateBackend backend;
+    private final StoreStateBackend backend;
     private final int stateId;
     private final String description;
     private final TypeSerializer<V> serializer;
-    private final RocksDbIterator.Decoder<StateEntry<V>> decoder = decoder(true);
-    private final RocksDbIterator.Decoder<StateEntry<V>> keyDecoder = decoder(false);
+    private final StateStore.Decoder<StateEntry<V>> decoder = decoder(true);
+    private final StateStore.Decoder<StateEntry<V>> keyDecoder = decoder(false);
 
-    RocksDbValueState(RocksDbStateBackend backend, int stateId, String description, TypeSerializer<V> serializer) {
+    StoreValueState(StoreStateBackend backend, int stateId, String description, TypeSerializer<V> serializer) {
         this.backend = backend;
         this.stateId = stateId;
         this.description = description;
@@ -34,7 +32,7 @@ final class RocksDbValueState<V> implements KeyedValueState<V> {
      * Stored entries as key, namespace and, if {@code values}, the value (read when called, so after the constructor).
      * Stored keys: [state id 4][key group 2][varint length][key][namespace].
      */
-    private RocksDbIterator.Decoder<StateEntry<V>> decoder(boolean values) {
+    private StateStore.Decoder<StateEntry<V>> decoder(boolean values) {
         return (k, v) -> {
             byte[][] parts = KeyBuffer.keyAndNamespace(k, 6);
             return new StateEntry<>(parts[0], parts[1], values ? serializer.deserialize(v) : null);
@@ -52,12 +50,7 @@ final class RocksDbValueState<V> implements KeyedValueState<V> {
     @Override
     public V get(byte[] key, byte[] namespace) {
         KeyBuffer k = backend.valueKeyBuffer().value(stateId, backend.keyGroupOf(key), key, namespace);
-        byte[] bytes;
-        try {
-            bytes = backend.db().get(backend.valuesCf(), backend.readOptions(), k.buf, 0, k.len);
-        } catch (RocksDBException e) {
-            throw new StateException("reading " + description + " failed", e);
-        }
+        byte[] bytes = backend.store().get(StateColumnFamily.VALUES, k.buf, k.len);
         return bytes == null ? null : serializer.deserialize(bytes);
     }
 
@@ -69,21 +62,13 @@ final class RocksDbValueState<V> implements KeyedValueState<V> {
         }
         byte[] bytes = serializer.serialize(value);
         KeyBuffer k = backend.valueKeyBuffer().value(stateId, backend.keyGroupOf(key), key, namespace);
-        try {
-            backend.put(StateColumnFamily.VALUES, k.buf, k.len, bytes);
-        } catch (RocksDBException e) {
-            throw new StateException("writing " + description + " failed", e);
-        }
+        backend.put(StateColumnFamily.VALUES, k.buf, k.len, bytes);
     }
 
     @Override
     public void remove(byte[] key, byte[] namespace) {
         KeyBuffer k = backend.valueKeyBuffer().value(stateId, backend.keyGroupOf(key), key, namespace);
-        try {
-            backend.delete(StateColumnFamily.VALUES, k.buf, k.len);
-        } catch (RocksDBException e) {
-            throw new StateException("deleting from " + description + " failed", e);
-        }
+        backend.delete(StateColumnFamily.VALUES, k.buf, k.len);
     }
 
     /** One batch (a single entry: a put or delete, cheaper than a batch). */
@@ -103,17 +88,13 @@ final class RocksDbValueState<V> implements KeyedValueState<V> {
                     .copy();
             values[i] = e.value() == null ? null : serializer.serialize(e.value());
         }
-        try {
-            backend.write(StateColumnFamily.VALUES, keys, values);
-        } catch (RocksDBException e) {
-            throw new StateException("writing " + description + " failed", e);
-        }
+        backend.write(StateColumnFamily.VALUES, keys, values);
     }
 
     @Override
     public CloseableIterator<StateEntry<V>> entries(byte[] key) {
         byte[] prefix = backend.valueKeyBuffer().valuePrefix(stateId, backend.keyGroupOf(key), key).copy();
-        return new RocksDbIterator<>(backend, backend.valuesCf(), prefix, KeyBuffer.successor(prefix), decoder);
+        return backend.store().scan(StateColumnFamily.VALUES, prefix, KeyBuffer.successor(prefix), decoder);
     }
 
     @Override
@@ -126,10 +107,10 @@ final class RocksDbValueState<V> implements KeyedValueState<V> {
         return scan(keyDecoder);
     }
 
-    private CloseableIterator<StateEntry<V>> scan(RocksDbIterator.Decoder<StateEntry<V>> entries) {
+    private CloseableIterator<StateEntry<V>> scan(StateStore.Decoder<StateEntry<V>> entries) {
         backend.ensureOpen();
         byte[] prefix = KeyBuffer.intBytes(stateId);
-        return new RocksDbIterator<>(backend, backend.valuesCf(), prefix, KeyBuffer.successor(prefix), entries);
+        return backend.store().scan(StateColumnFamily.VALUES, prefix, KeyBuffer.successor(prefix), entries);
     }
 
     @Override

@@ -1,5 +1,6 @@
-package dev.rsql.runtime.state.rocksdb;
+package dev.rsql.runtime.state.store;
 
+import dev.rsql.runtime.exec.StateBackendType;
 import dev.rsql.runtime.state.CloseableIterator;
 import dev.rsql.runtime.state.KeyGroups;
 import dev.rsql.runtime.state.KeyedValueState;
@@ -14,6 +15,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -34,18 +38,23 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class RocksDbStateBackendTest {
+@ParameterizedClass
+@EnumSource(StateBackendType.class)
+class StoreStateBackendTest {
 
     static final byte[] NS = Namespaces.EMPTY;
+
+    @Parameter
+    StateBackendType type;
 
     @TempDir
     Path dir;
 
-    RocksDbStateBackend backend;
+    StoreStateBackend backend;
 
     @BeforeEach
     void open() throws Exception {
-        backend = RocksDbStateBackend.open(dir.resolve("task"), null, 128);
+        backend = type.openBackend(dir.resolve("task"), null, 128);
     }
 
     @AfterEach
@@ -233,7 +242,7 @@ class RocksDbStateBackendTest {
         String second = null;
         for (int i = 0; second == null; i++) {
             String name = "s" + i;
-            String prev = seen.putIfAbsent(RocksDbStateBackend.idOf("op/" + name), name);
+            String prev = seen.putIfAbsent(StoreStateBackend.idOf("op/" + name), name);
             if (prev != null) {
                 first = prev;
                 second = name;
@@ -263,32 +272,6 @@ class RocksDbStateBackendTest {
         assertThrows(IllegalStateException.class, s::all);
         assertThrows(IllegalStateException.class, () -> backend.valueState("op", "w", LongSerializer.INSTANCE));
         backend.close(); // idempotent
-    }
-
-    @Test
-    void sizeAndMemoryAreReported() {
-        KeyedValueState<Long> s = backend.valueState("op", "v", LongSerializer.INSTANCE);
-        for (int i = 0; i < 1000; i++) {
-            s.put(b("k" + i), NS, (long) i);
-        }
-        assertTrue(backend.sizeOnDisk() > 0);
-        long memory = backend.approximateMemoryUsage();
-        assertTrue(memory > 0 && memory < RocksDbOptions.DEFAULT_BLOCK_CACHE_BYTES * 2, "memory " + memory);
-    }
-
-    @Test
-    void sharedMemoryServesSeveralBackends() throws Exception {
-        try (RocksDbSharedMemory memory = new RocksDbSharedMemory(32L << 20, 16L << 20)) {
-            RocksDbOptions options = RocksDbOptions.defaults().withSharedMemory(memory);
-            try (RocksDbStateBackend one = RocksDbStateBackend.open(dir.resolve("t1"), null, 16, options);
-                 RocksDbStateBackend two = RocksDbStateBackend.open(dir.resolve("t2"), null, 16, options)) {
-                one.valueState("op", "v", LongSerializer.INSTANCE).put(b("k"), NS, 1L);
-                two.valueState("op", "v", LongSerializer.INSTANCE).put(b("k"), NS, 2L);
-                assertEquals(1L, one.valueState("op", "v", LongSerializer.INSTANCE).get(b("k"), NS));
-                assertEquals(2L, two.valueState("op", "v", LongSerializer.INSTANCE).get(b("k"), NS));
-                assertTrue(memory.usage() > 0);
-            }
-        }
     }
 
     static <T> List<T> drain(CloseableIterator<T> it) {

@@ -1,9 +1,9 @@
-package dev.rsql.runtime.state.rocksdb;
+package dev.rsql.runtime.state.store;
 
 import dev.rsql.runtime.state.StateException;
 
 /**
- * The column families of a {@link RocksDbStateBackend}. The ids are stored in state changelogs: never change or
+ * The column families of a {@link StateStore}. The ids are stored in state changelogs: never change or
  * reuse one.
  */
 public enum StateColumnFamily {

@@ -1,4 +1,4 @@
-package dev.rsql.runtime.state.rocksdb;
+package dev.rsql.runtime.state.store;
 
 import dev.rsql.runtime.state.Murmur3;
 
@@ -10,7 +10,7 @@ import java.util.Arrays;
  * an open-addressing hash table looked up with the backend's reusable key buffer, so that a key already recorded
  * costs a hash and a comparison, and only a key new to the table is copied.
  *
- * <p>Values are kept so that a drain (a checkpoint's change log) need not read every changed key back from RocksDB,
+ * <p>Values are kept so that a drain (a checkpoint's change log) need not read every changed key back from the store,
  * which took a fifth of a windowed count's task thread. Value arrays are kept as handed in, not copied: writers of
  * state never modify an array once written. Beyond {@code maxValueBytes} of kept values, new values are left to
  * be read at the drain ({@link #UNKNOWN}), so a burst of large changes does not pile up in the heap.

@@ -1,8 +1,8 @@
-package dev.rsql.runtime.state.rocksdb;
+package dev.rsql.runtime.state.store;
 
 import java.io.IOException;
 
-/** Receives stored entries of a {@link RocksDbStateBackend} as raw RocksDB keys and values. */
+/** Receives stored entries of a {@link StoreStateBackend} as raw keys and values. */
 @FunctionalInterface
 public interface RawEntryVisitor {
 

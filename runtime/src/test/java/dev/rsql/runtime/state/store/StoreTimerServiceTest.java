@@ -1,11 +1,15 @@
-package dev.rsql.runtime.state.rocksdb;
+package dev.rsql.runtime.state.store;
 
+import dev.rsql.runtime.exec.StateBackendType;
 import dev.rsql.runtime.state.Namespaces;
 import dev.rsql.runtime.state.TimerService;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -19,20 +23,25 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class RocksDbTimerServiceTest {
+@ParameterizedClass
+@EnumSource(StateBackendType.class)
+class StoreTimerServiceTest {
 
     static final byte[] NS = Namespaces.EMPTY;
+
+    @Parameter
+    StateBackendType type;
 
     @TempDir
     Path dir;
 
-    RocksDbStateBackend backend;
-    RocksDbTimerService timers;
+    StoreStateBackend backend;
+    StoreTimerService timers;
 
     @BeforeEach
     void open() throws Exception {
-        backend = RocksDbStateBackend.open(dir.resolve("task"), null, 64);
-        timers = (RocksDbTimerService) backend.timerService("window-op");
+        backend = type.openBackend(dir.resolve("task"), null, 64);
+        timers = (StoreTimerService) backend.timerService("window-op");
     }
 
     @AfterEach
@@ -107,7 +116,7 @@ class RocksDbTimerServiceTest {
         for (long wm = 46; wm < 50; wm++) {
             assertEquals(List.of(), fireEvent(wm));
         }
-        assertEquals(seeks, timers.seeks(), "nothing due: no RocksDB access");
+        assertEquals(seeks, timers.seeks(), "nothing due: no store access");
         assertEquals(List.of("50:k5"), fireEvent(50));
 
         // a deleted minimum leaves a stale lower bound: one seek, then exact again
@@ -311,7 +320,7 @@ class RocksDbTimerServiceTest {
     }
 
     @Test
-    void timersRegisteredAndFiredBetweenTwoWritesNeverReachRocksDb() throws Exception {
+    void timersRegisteredAndFiredBetweenTwoWritesNeverReachTheStore() throws Exception {
         backend.enableChangeTracking();
         for (int i = 0; i < 1000; i++) {
             timers.registerEventTimeTimer(i, b("k" + i), NS);
@@ -324,8 +333,8 @@ class RocksDbTimerServiceTest {
                 written.add(HEX.formatHex(k));
             }
         });
-        assertEquals(List.of(HEX.formatHex(new KeyBuffer().timer(RocksDbStateBackend.idOf("window-op"),
-                RocksDbTimerService.EVENT_TIME, 5000, b("kept"), NS).copy())), written);
+        assertEquals(List.of(HEX.formatHex(new KeyBuffer().timer(StoreStateBackend.idOf("window-op"),
+                StoreTimerService.EVENT_TIME, 5000, b("kept"), NS).copy())), written);
         assertEquals(List.of("5000:kept"), fireEvent(5000));
     }
 

@@ -1,11 +1,11 @@
-package dev.rsql.runtime.state.rocksdb;
+package dev.rsql.runtime.state.store;
 
 import dev.rsql.runtime.state.Namespaces;
 
 import java.util.Arrays;
 
 /**
- * A reusable buffer in which the backend builds RocksDB keys, so that a get or put allocates no key array. Owned by
+ * A reusable buffer in which the backend builds stored keys, so that a get or put allocates no key array. Owned by
  * one backend, used from the task's thread only; the contents are valid until the next build.
  *
  * <p>Layouts (all integers big-endian, so byte order is numeric order for the unsigned ones):
@@ -15,7 +15,7 @@ import java.util.Arrays;
  * </pre>
  * The key is length-prefixed, so no key is a prefix of another and any bytes may appear in keys and namespaces.
  */
-final class KeyBuffer {
+public final class KeyBuffer {
 
     byte[] buf = new byte[128];
     int len;
@@ -137,9 +137,27 @@ final class KeyBuffer {
     }
 
     /**
+     * The length of a stored value key's prefix up to and with its key (what {@link #valuePrefix} builds), or -1 if
+     * {@code stored[0, length)} is too short to hold one.
+     */
+    public static int valuePrefixLength(byte[] stored, int length) {
+        int keyLength = 0;
+        int p = 6;
+        for (int shift = 0; p < length && shift < 32; shift += 7) {
+            byte b = stored[p++];
+            keyLength |= (b & 0x7f) << shift;
+            if (b >= 0) {
+                int end = p + keyLength;
+                return end <= length ? end : -1;
+            }
+        }
+        return -1;
+    }
+
+    /**
      * The smallest key greater than every key starting with {@code prefix}, or null if there is none (all 0xFF).
      */
-    static byte[] successor(byte[] prefix) {
+    public static byte[] successor(byte[] prefix) {
         for (int i = prefix.length - 1; i >= 0; i--) {
             if (prefix[i] != (byte) 0xff) {
                 byte[] s = Arrays.copyOf(prefix, i + 1);

@@ -1,5 +1,6 @@
-package dev.rsql.runtime.state.rocksdb;
+package dev.rsql.runtime.state.store;
 
+import dev.rsql.runtime.exec.StateBackendType;
 import dev.rsql.runtime.state.KeyedValueState;
 import dev.rsql.runtime.state.LongSerializer;
 import dev.rsql.runtime.state.Namespaces;
@@ -8,6 +9,9 @@ import dev.rsql.runtime.state.StateException;
 import dev.rsql.runtime.state.TimerService;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,16 +24,21 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
-import static dev.rsql.runtime.state.rocksdb.RocksDbStateBackendTest.drain;
+import static dev.rsql.runtime.state.store.StoreStateBackendTest.drain;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class RocksDbSnapshotTest {
+@ParameterizedClass
+@EnumSource(StateBackendType.class)
+class StoreSnapshotTest {
 
     static final byte[] NS = Namespaces.EMPTY;
+
+    @Parameter
+    StateBackendType type;
 
     @TempDir
     Path dir;
@@ -56,7 +65,7 @@ class RocksDbSnapshotTest {
     @Test
     void restoreSeesExactlyTheSnapshot() throws Exception {
         Path snapshot = dir.resolve("checkpoints/chk-1");
-        try (RocksDbStateBackend backend = RocksDbStateBackend.open(dir.resolve("task"), null, 32)) {
+        try (StoreStateBackend backend = type.openBackend(dir.resolve("task"), null, 32)) {
             KeyedValueState<Long> s = backend.valueState("op", "v", LongSerializer.INSTANCE);
             TimerService timers = backend.timerService("op");
             s.put(b("a"), NS, 1L);
@@ -77,12 +86,12 @@ class RocksDbSnapshotTest {
             assertThrows(FileAlreadyExistsException.class, () -> backend.snapshot(snapshot));
         }
 
-        try (RocksDbStateBackend restored = RocksDbStateBackend.open(dir.resolve("task"), snapshot, 32)) {
+        try (StoreStateBackend restored = type.openBackend(dir.resolve("task"), snapshot, 32)) {
             KeyedValueState<Long> s = restored.valueState("op", "v", LongSerializer.INSTANCE);
             assertEquals(Map.of("a", 1L, "b@0", 2L), contents(s));
             assertNull(s.get(b("deleted"), NS));
             assertNull(s.get(b("after"), NS));
-            RocksDbTimerService timers = (RocksDbTimerService) restored.timerService("op");
+            StoreTimerService timers = (StoreTimerService) restored.timerService("op");
             assertEquals(2, timers.seeks(), "the in-memory minimum is rebuilt with one seek per kind");
             assertEquals(777, timers.nextProcessingTime());
             assertEquals(-5, timers.nextEventTime());
@@ -90,7 +99,7 @@ class RocksDbSnapshotTest {
         }
 
         // the snapshot was not changed by the restored backend's writes: restore it again
-        try (RocksDbStateBackend again = RocksDbStateBackend.open(dir.resolve("other-task"), snapshot, 32)) {
+        try (StoreStateBackend again = type.openBackend(dir.resolve("other-task"), snapshot, 32)) {
             KeyedValueState<Long> s = again.valueState("op", "v", LongSerializer.INSTANCE);
             assertEquals(Map.of("a", 1L, "b@0", 2L), contents(s));
             assertEquals(List.of("-5:neg", "10:b"), fire(again.timerService("op"), 100));
@@ -98,17 +107,37 @@ class RocksDbSnapshotTest {
     }
 
     @Test
+    void aSnapshotRestoresIntoTheOtherType() throws Exception {
+        StateBackendType other = type == StateBackendType.ROCKSDB ? StateBackendType.HASHMAP
+                : StateBackendType.ROCKSDB;
+        Path snapshot = dir.resolve("chk");
+        try (StoreStateBackend backend = type.openBackend(dir.resolve("task"), null, 8)) {
+            backend.valueState("op", "v", LongSerializer.INSTANCE).put(b("a"), NS, 1L);
+            backend.valueState("op", "v", LongSerializer.INSTANCE).put(b("b"), Namespaces.window(0, 10), 2L);
+            backend.timerService("op").registerEventTimeTimer(10, b("b"), NS);
+            backend.snapshot(snapshot);
+        }
+        try (StoreStateBackend restored = other.openBackend(dir.resolve("task2"), snapshot, 8)) {
+            assertEquals(Map.of("a", 1L, "b@0", 2L), contents(restored.valueState("op", "v",
+                    LongSerializer.INSTANCE)));
+            assertEquals(List.of("10:b"), fire(restored.timerService("op"), 100));
+        }
+        IOException e = assertThrows(IOException.class, () -> other.openBackend(dir.resolve("task3"), snapshot, 16));
+        assertTrue(e.getMessage().contains("key groups"), e.getMessage());
+    }
+
+    @Test
     void deletesStayDeletedAcrossSnapshotsAndCompactions() throws Exception {
         Path first = dir.resolve("chk-1");
         Path second = dir.resolve("chk-2");
-        try (RocksDbStateBackend backend = RocksDbStateBackend.open(dir.resolve("task"), null, 8)) {
+        try (StoreStateBackend backend = type.openBackend(dir.resolve("task"), null, 8)) {
             KeyedValueState<Long> s = backend.valueState("op", "v", LongSerializer.INSTANCE);
             for (int i = 0; i < 1000; i++) {
                 s.put(b("k" + i), NS, (long) i);
             }
             backend.snapshot(first); // the values are now in an SST file
         }
-        try (RocksDbStateBackend backend = RocksDbStateBackend.open(dir.resolve("task"), first, 8)) {
+        try (StoreStateBackend backend = type.openBackend(dir.resolve("task"), first, 8)) {
             KeyedValueState<Long> s = backend.valueState("op", "v", LongSerializer.INSTANCE);
             TimerService timers = backend.timerService("op");
             timers.registerEventTimeTimer(1, b("gone"), NS);
@@ -118,7 +147,7 @@ class RocksDbSnapshotTest {
             }
             backend.snapshot(second);
         }
-        try (RocksDbStateBackend backend = RocksDbStateBackend.open(dir.resolve("task"), second, 8)) {
+        try (StoreStateBackend backend = type.openBackend(dir.resolve("task"), second, 8)) {
             KeyedValueState<Long> s = backend.valueState("op", "v", LongSerializer.INSTANCE);
             assertEquals(500, drain(s.all()).size());
             assertNull(s.get(b("k0"), NS));
@@ -128,46 +157,21 @@ class RocksDbSnapshotTest {
     }
 
     @Test
-    void leftoversInTheWorkingDirAreDiscarded() throws Exception {
-        Path task = dir.resolve("task");
-        try (RocksDbStateBackend backend = RocksDbStateBackend.open(task, null, 8)) {
-            backend.valueState("op", "v", LongSerializer.INSTANCE).put(b("stale"), NS, 1L);
-            backend.timerService("op").registerEventTimeTimer(1, b("stale"), NS);
-            backend.snapshot(dir.resolve("stale-snapshot")); // make sure it reached SST files in the working copy
-        }
-        Files.writeString(task.resolve("db/garbage.tmp"), "half-written");
-        try (RocksDbStateBackend fresh = RocksDbStateBackend.open(task, null, 8)) {
-            assertEquals(Map.of(), contents(fresh.valueState("op", "v", LongSerializer.INSTANCE)));
-            assertEquals(List.of(), fire(fresh.timerService("op"), Long.MAX_VALUE));
-            assertFalse(Files.exists(task.resolve("db/garbage.tmp")));
-        }
-
-        Path snapshot = dir.resolve("chk");
-        try (RocksDbStateBackend backend = RocksDbStateBackend.open(task, null, 8)) {
-            backend.valueState("op", "v", LongSerializer.INSTANCE).put(b("kept"), NS, 2L);
-            backend.snapshot(snapshot);
-            backend.valueState("op", "v", LongSerializer.INSTANCE).put(b("not-kept"), NS, 3L);
-            backend.snapshot(dir.resolve("later")); // the working copy now holds not-kept in an SST
-        }
-        try (RocksDbStateBackend restored = RocksDbStateBackend.open(task, snapshot, 8)) {
-            assertEquals(Map.of("kept", 2L), contents(restored.valueState("op", "v", LongSerializer.INSTANCE)));
-        }
-    }
-
-    @Test
     void restoreChecksWhatItRestores() throws Exception {
         Path snapshot = dir.resolve("chk");
-        try (RocksDbStateBackend backend = RocksDbStateBackend.open(dir.resolve("task"), null, 8)) {
+        try (StoreStateBackend backend = type.openBackend(dir.resolve("task"), null, 8)) {
             backend.valueState("op", "v", LongSerializer.INSTANCE);
             backend.snapshot(snapshot);
         }
         IOException e = assertThrows(IOException.class,
-                () -> RocksDbStateBackend.open(dir.resolve("task"), snapshot, 16));
+                () -> type.openBackend(dir.resolve("task"), snapshot, 16));
         assertTrue(e.getMessage().contains("key groups"), e.getMessage());
-        assertThrows(IOException.class, () -> RocksDbStateBackend.open(dir.resolve("task"), dir.resolve("none"), 8));
-        assertThrows(IllegalArgumentException.class,
-                () -> RocksDbStateBackend.open(dir.resolve("task"), dir.resolve("task/db"), 8));
-        try (RocksDbStateBackend backend = RocksDbStateBackend.open(dir.resolve("task"), snapshot, 8)) {
+        assertThrows(IOException.class, () -> type.openBackend(dir.resolve("task"), dir.resolve("none"), 8));
+        if (type == StateBackendType.ROCKSDB) {
+            assertThrows(IllegalArgumentException.class,
+                    () -> type.openBackend(dir.resolve("task"), dir.resolve("task/db"), 8));
+        }
+        try (StoreStateBackend backend = type.openBackend(dir.resolve("task"), snapshot, 8)) {
             backend.valueState("op", "v", LongSerializer.INSTANCE);
         }
     }
@@ -175,11 +179,11 @@ class RocksDbSnapshotTest {
     @Test
     void restoredIdsStillDetectCollisions() throws Exception {
         Path snapshot = dir.resolve("chk");
-        try (RocksDbStateBackend backend = RocksDbStateBackend.open(dir.resolve("task"), null, 8)) {
+        try (StoreStateBackend backend = type.openBackend(dir.resolve("task"), null, 8)) {
             backend.valueState("a/b", "c", LongSerializer.INSTANCE).put(b("k"), NS, 1L);
             backend.snapshot(snapshot);
         }
-        try (RocksDbStateBackend backend = RocksDbStateBackend.open(dir.resolve("task"), snapshot, 8)) {
+        try (StoreStateBackend backend = type.openBackend(dir.resolve("task"), snapshot, 8)) {
             // the job changed: another (operator, name) pair with the same id must not read the old values
             assertThrows(StateException.class, () -> backend.valueState("a", "b/c", LongSerializer.INSTANCE));
         }
@@ -190,7 +194,7 @@ class RocksDbSnapshotTest {
         Path snapshot = dir.resolve("chk");
         int n = 100_000;
         long snapshotBytes;
-        try (RocksDbStateBackend backend = RocksDbStateBackend.open(dir.resolve("task"), null, 128)) {
+        try (StoreStateBackend backend = type.openBackend(dir.resolve("task"), null, 128)) {
             KeyedValueState<Long> s = backend.valueState("agg", "count", LongSerializer.INSTANCE);
             TimerService timers = backend.timerService("agg");
             for (int i = 0; i < n; i++) {
@@ -202,22 +206,25 @@ class RocksDbSnapshotTest {
             snapshotBytes = sizeOf(snapshot);
         }
         long start = System.nanoTime();
-        try (RocksDbStateBackend restored = RocksDbStateBackend.open(dir.resolve("task2"), snapshot, 128)) {
+        try (StoreStateBackend restored = type.openBackend(dir.resolve("task2"), snapshot, 128)) {
             long opened = System.nanoTime();
             KeyedValueState<Long> s = restored.valueState("agg", "count", LongSerializer.INSTANCE);
             assertEquals(12_345L, s.get(b("user-12345"), Namespaces.window(0, 60_000)));
-            RocksDbTimerService timers = (RocksDbTimerService) restored.timerService("agg");
+            StoreTimerService timers = (StoreTimerService) restored.timerService("agg");
             assertEquals(60_000 - 1, timers.nextEventTime());
             long ready = System.nanoTime();
-            System.out.printf("restore of %d keys + %d timers (%d KiB snapshot): open %.1f ms, first read and"
-                            + " timer minimum %.1f ms%n", n, n, snapshotBytes >> 10, (opened - start) / 1e6,
+            System.out.printf("%s: restore of %d keys + %d timers (%d KiB snapshot): open %.1f ms, first read and"
+                            + " timer minimum %.1f ms%n", type, n, n, snapshotBytes >> 10, (opened - start) / 1e6,
                     (ready - opened) / 1e6);
-            // restored by hard links, not by copying
-            try (Stream<Path> files = Files.list(snapshot)) {
-                List<Path> ssts = files.filter(p -> p.toString().endsWith(".sst")).toList();
-                assertFalse(ssts.isEmpty());
-                for (Path sst : ssts) {
-                    assertTrue(Files.isSameFile(sst, restored.directory().resolve(sst.getFileName())), sst.toString());
+            if (type == StateBackendType.ROCKSDB) {
+                // restored by hard links, not by copying
+                try (Stream<Path> files = Files.list(snapshot)) {
+                    List<Path> ssts = files.filter(p -> p.toString().endsWith(".sst")).toList();
+                    assertFalse(ssts.isEmpty());
+                    for (Path sst : ssts) {
+                        assertTrue(Files.isSameFile(sst, Path.of(restored.location()).resolve(sst.getFileName())),
+                                sst.toString());
+                    }
                 }
             }
             assertEquals(n, drain(s.all()).size());

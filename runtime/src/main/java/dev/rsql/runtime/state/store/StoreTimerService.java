@@ -1,8 +1,7 @@
-package dev.rsql.runtime.state.rocksdb;
+package dev.rsql.runtime.state.store;
 
-import dev.rsql.runtime.state.StateException;
+import dev.rsql.runtime.state.CloseableIterator;
 import dev.rsql.runtime.state.TimerService;
-import org.rocksdb.RocksDBException;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -11,16 +10,16 @@ import java.util.TreeSet;
 
 /**
  * The timers of one operator in the backend's timer column family, keyed
- * {@code [operator id][kind][time][key length][key][namespace]} with an empty value, so that RocksDB keeps them in
+ * {@code [operator id][kind][time][key length][key][namespace]} with an empty value, so that the store keeps them in
  * time order (then key, then namespace) and a timer registered twice is stored once.
  *
  * <p>Timers registered or deleted since the last {@link #writeBuffers} (which the backend calls before every
- * snapshot or read of its changes) are kept in the heap, in the same order, and reach RocksDB only then: a timer
- * registered and fired between two checkpoints (most of a window's) costs no RocksDB write. Past
+ * snapshot or read of its changes) are kept in the heap, in the same order, and reach the store only then: a timer
+ * registered and fired between two checkpoints (most of a window's) costs no write to the store. Past
  * {@link #MAX_BUFFERED} buffered changes of a kind they are written at once, which bounds the heap they take.
  *
  * <p>Each kind (event, processing time) keeps in memory a lower bound of its timers' times. Firing with nothing due
- * is a comparison with it and touches no RocksDB; otherwise firing seeks to the bound, reads due timers in batches,
+ * is a comparison with it and touches no store; otherwise firing seeks to the bound, reads due timers in batches,
  * merges them with the buffered ones and stops at the first timer that is not due. Because the seek starts at the
  * bound, it skips the tombstones of timers fired earlier.
  *
@@ -28,7 +27,7 @@ import java.util.TreeSet;
  * the same call (right after the current one if it is earlier), a timer it deletes does not fire. A handler that
  * always re-registers the timer it is handed, at a due time, never lets firing end (as in Flink).
  */
-final class RocksDbTimerService implements TimerService {
+final class StoreTimerService implements TimerService {
 
     static final byte EVENT_TIME = 0;
     static final byte PROCESSING_TIME = 1;
@@ -37,18 +36,18 @@ final class RocksDbTimerService implements TimerService {
     private static final int MAX_BATCH = 1024;
     /** Registrations and deletions of a kind kept in the heap until the next write. */
     static final int MAX_BUFFERED = 32_768;
-    private static final RocksDbIterator.Decoder<byte[]> RAW_KEY = (k, v) -> k;
+    private static final StateStore.Decoder<byte[]> RAW_KEY = (k, v) -> k;
     private static final byte[] NO_VALUE = new byte[0];
 
-    private final RocksDbStateBackend backend;
+    private final StoreStateBackend backend;
     private final int operatorId;
     private final String operatorName;
     private final TimerQueue eventTime;
     private final TimerQueue processingTime;
-    /** RocksDB seeks made by this service (for tests: firing with nothing due must make none). */
+    /** Store scans made by this service (for tests: firing with nothing due must make none). */
     private long seeks;
 
-    RocksDbTimerService(RocksDbStateBackend backend, int operatorId, String operatorName) {
+    StoreTimerService(StoreStateBackend backend, int operatorId, String operatorName) {
         this.backend = backend;
         this.operatorId = operatorId;
         this.operatorName = operatorName;
@@ -100,7 +99,7 @@ final class RocksDbTimerService implements TimerService {
         return seeks;
     }
 
-    /** Writes the timers registered and deleted since the last call to RocksDB (not while firing). */
+    /** Writes the timers registered and deleted since the last call to the store (not while firing). */
     void writeBuffers() {
         eventTime.writeBuffers();
         processingTime.writeBuffers();
@@ -116,9 +115,9 @@ final class RocksDbTimerService implements TimerService {
         private final byte kind;
         /** Exclusive upper bound of this queue's keys. */
         private final byte[] end;
-        /** Stored keys of the timers registered since the last write, not in RocksDB unless registered before it. */
+        /** Stored keys of the timers registered since the last write, not in the store unless registered before it. */
         private final TreeSet<byte[]> registered = new TreeSet<>(Arrays::compareUnsigned);
-        /** Stored keys of the timers deleted since the last write, which RocksDB may hold; none is in registered. */
+        /** Stored keys of the timers deleted since the last write, which the store may hold; none is in registered. */
         private final TreeSet<byte[]> deleted = new TreeSet<>(Arrays::compareUnsigned);
 
         /** Every timer of this queue has a time at or after this. */
@@ -147,7 +146,7 @@ final class RocksDbTimerService implements TimerService {
         void delete(long time, byte[] key, byte[] namespace) {
             byte[] k = backend.timerKeyBuffer().timer(operatorId, kind, time, key, namespace).copy();
             registered.remove(k);
-            deleted.add(k);     // registered before the last write, it is in RocksDB
+            deleted.add(k);     // registered before the last write, it is in the store
             if (time == lowerBound) {
                 exact = false;
             }
@@ -164,15 +163,11 @@ final class RocksDbTimerService implements TimerService {
             if (firing) {
                 throw new IllegalStateException("timers of " + operatorName + " written while firing");
             }
-            try {
-                for (byte[] k : registered) {
-                    backend.put(StateColumnFamily.TIMERS, k, k.length, NO_VALUE);
-                }
-                for (byte[] k : deleted) {
-                    backend.delete(StateColumnFamily.TIMERS, k, k.length);
-                }
-            } catch (RocksDBException e) {
-                throw new StateException("writing the timers of " + operatorName + " failed", e);
+            for (byte[] k : registered) {
+                backend.put(StateColumnFamily.TIMERS, k, k.length, NO_VALUE);
+            }
+            for (byte[] k : deleted) {
+                backend.delete(StateColumnFamily.TIMERS, k, k.length);
             }
             registered.clear();
             deleted.clear();
@@ -188,7 +183,7 @@ final class RocksDbTimerService implements TimerService {
         /** Finds the earliest timer with one seek from the lower bound (a timer deleted in the heap may be it). */
         private void refresh() {
             seeks++;
-            try (RocksDbIterator<byte[]> it = new RocksDbIterator<>(backend, backend.timersCf(),
+            try (CloseableIterator<byte[]> it = backend.store().scan(StateColumnFamily.TIMERS,
                     KeyBuffer.timerSeekKey(operatorId, kind, lowerBound), end, RAW_KEY)) {
                 lowerBound = Math.min(it.hasNext() ? KeyBuffer.timerTime(it.next()) : Long.MAX_VALUE,
                         firstRegistered());
@@ -201,12 +196,12 @@ final class RocksDbTimerService implements TimerService {
         }
 
         /**
-         * Fires the due timers in key order, merging RocksDB's (read in batches; RocksDB itself only loses the timers
+         * Fires the due timers in key order, merging the stored ones (read in batches; the store itself only loses the timers
          * passed) with the buffered ones, which the handlers' registrations and deletions change as it goes.
          */
         void fire(long upTo, TimerHandler handler) throws Exception {
             if (lowerBound > upTo) {
-                return; // nothing due: no RocksDB access
+                return; // nothing due: no store access
             }
             backend.ensureOpen();
             if (firing) {
@@ -243,11 +238,7 @@ final class RocksDbTimerService implements TimerService {
                     if (order <= 0) {
                         i++;
                         resume = r;
-                        try {
-                            backend.delete(StateColumnFamily.TIMERS, r, r.length);
-                        } catch (RocksDBException e) {
-                            throw new StateException("deleting a fired timer of " + operatorName + " failed", e);
-                        }
+                        backend.delete(StateColumnFamily.TIMERS, r, r.length);
                         if (order == 0) {
                             registered.pollFirst();     // registered again: fires once
                         }
@@ -279,8 +270,7 @@ final class RocksDbTimerService implements TimerService {
         private boolean read(byte[] from, long upTo, int max, List<byte[]> batch) {
             seeks++;
             lastRead = Long.MAX_VALUE;
-            try (RocksDbIterator<byte[]> it = new RocksDbIterator<>(backend, backend.timersCf(), from, end,
-                    RAW_KEY)) {
+            try (CloseableIterator<byte[]> it = backend.store().scan(StateColumnFamily.TIMERS, from, end, RAW_KEY)) {
                 while (it.hasNext()) {
                     byte[] k = it.next();
                     long t = KeyBuffer.timerTime(k);

@@ -1,0 +1,95 @@
+package dev.rsql.runtime.state.rocksdb;
+
+import dev.rsql.runtime.state.KeyedValueState;
+import dev.rsql.runtime.state.LongSerializer;
+import dev.rsql.runtime.state.Namespaces;
+import dev.rsql.runtime.state.store.StoreStateBackend;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What only the RocksDB store does: its working copy on disk and its native memory. */
+class RocksDbStoreTest {
+
+    static final byte[] NS = Namespaces.EMPTY;
+
+    @TempDir
+    Path dir;
+
+    static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static StoreStateBackend open(Path task, Path from, RocksDbOptions options) throws Exception {
+        return StoreStateBackend.open(RocksDbStore.open(task, from, options), 8, from == null ? null : from.toString());
+    }
+
+    @Test
+    void sizeAndMemoryAreReported() throws Exception {
+        try (StoreStateBackend backend = open(dir.resolve("task"), null, RocksDbOptions.defaults())) {
+            KeyedValueState<Long> s = backend.valueState("op", "v", LongSerializer.INSTANCE);
+            for (int i = 0; i < 1000; i++) {
+                s.put(b("k" + i), NS, (long) i);
+            }
+            assertTrue(backend.sizeOnDisk() > 0);
+            long memory = backend.memoryUsage();
+            assertTrue(memory > 0 && memory < RocksDbOptions.DEFAULT_BLOCK_CACHE_BYTES * 2, "memory " + memory);
+        }
+    }
+
+    @Test
+    void sharedMemoryServesSeveralBackends() throws Exception {
+        try (RocksDbSharedMemory memory = new RocksDbSharedMemory(32L << 20, 16L << 20)) {
+            RocksDbOptions options = RocksDbOptions.defaults().withSharedMemory(memory);
+            try (StoreStateBackend one = open(dir.resolve("t1"), null, options);
+                 StoreStateBackend two = open(dir.resolve("t2"), null, options)) {
+                one.valueState("op", "v", LongSerializer.INSTANCE).put(b("k"), NS, 1L);
+                two.valueState("op", "v", LongSerializer.INSTANCE).put(b("k"), NS, 2L);
+                assertEquals(1L, one.valueState("op", "v", LongSerializer.INSTANCE).get(b("k"), NS));
+                assertEquals(2L, two.valueState("op", "v", LongSerializer.INSTANCE).get(b("k"), NS));
+                assertTrue(memory.usage() > 0);
+            }
+        }
+    }
+
+    @Test
+    void leftoversInTheWorkingDirAreDiscarded() throws Exception {
+        Path task = dir.resolve("task");
+        RocksDbOptions options = RocksDbOptions.defaults();
+        try (StoreStateBackend backend = open(task, null, options)) {
+            backend.valueState("op", "v", LongSerializer.INSTANCE).put(b("stale"), NS, 1L);
+            backend.timerService("op").registerEventTimeTimer(1, b("stale"), NS);
+            backend.snapshot(dir.resolve("stale-snapshot")); // make sure it reached SST files in the working copy
+        }
+        Files.writeString(task.resolve("db/garbage.tmp"), "half-written");
+        try (StoreStateBackend fresh = open(task, null, options)) {
+            assertNull(fresh.valueState("op", "v", LongSerializer.INSTANCE).get(b("stale"), NS));
+            assertEquals(Long.MAX_VALUE, fresh.timerService("op").nextProcessingTime());
+            int[] fired = {0};
+            fresh.timerService("op").fireEventTimeTimers(Long.MAX_VALUE, (t, k, ns) -> fired[0]++);
+            assertEquals(0, fired[0]);
+            assertFalse(Files.exists(task.resolve("db/garbage.tmp")));
+        }
+
+        Path snapshot = dir.resolve("chk");
+        try (StoreStateBackend backend = open(task, null, options)) {
+            backend.valueState("op", "v", LongSerializer.INSTANCE).put(b("kept"), NS, 2L);
+            backend.snapshot(snapshot);
+            backend.valueState("op", "v", LongSerializer.INSTANCE).put(b("not-kept"), NS, 3L);
+            backend.snapshot(dir.resolve("later")); // the working copy now holds not-kept in an SST
+        }
+        try (StoreStateBackend restored = open(task, snapshot, options)) {
+            KeyedValueState<Long> s = restored.valueState("op", "v", LongSerializer.INSTANCE);
+            assertEquals(2L, s.get(b("kept"), NS));
+            assertNull(s.get(b("not-kept"), NS));
+        }
+    }
+}
