@@ -8,7 +8,6 @@ import dev.rsql.runtime.graph.FunctionException;
 
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A task reading one source shard. It starts checkpoints: at a checkpoint it records the shard position its output
@@ -85,8 +84,7 @@ final class SourceTask extends Task implements ReaderOutput {
             }
         } else if (!idleCheckScheduled) {
             idleCheckScheduled = true;
-            services.timers().schedule(() -> sendMail(() -> idleCheckScheduled = false),
-                    idleTimeoutMillis - idleFor, TimeUnit.MILLISECONDS);
+            sendMailLater(() -> idleCheckScheduled = false, idleTimeoutMillis - idleFor);
         }
     }
 

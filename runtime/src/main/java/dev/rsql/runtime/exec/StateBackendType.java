@@ -41,7 +41,7 @@ public enum StateBackendType implements StateStoreFactory {
     HASHMAP("hashmap") {
         @Override
         public StateStore open(Path workingDir, Path restoreFrom) throws IOException {
-            String location = "the heap, task directory " + workingDir;
+            String location = "task directory " + workingDir;
             if (restoreFrom == null) {
                 return HeapStore.empty(HeapStateMemory.jvm(), location);
             }

@@ -170,6 +170,18 @@ public abstract class Task {
         wakeUp();
     }
 
+    /**
+     * Sends {@code mail} after {@code delayMillis}, through the job's timer thread; not at all once the job is
+     * stopping (its timer thread is gone first, and the task must go on to its last checkpoint).
+     */
+    final void sendMailLater(Runnable mail, long delayMillis) {
+        try {
+            services.timers().schedule(() -> sendMail(mail), delayMillis, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException stopping) {
+            // the mail would never arrive; what it was for ends with the job
+        }
+    }
+
     /** Schedules a slice unless one is queued or running; a wake-up during a slice makes it run once more. */
     final void wakeUp() {
         while (true) {
@@ -570,12 +582,7 @@ public abstract class Task {
                 return;
             }
             nextWakeup = time;
-            long delay = Math.max(0, time - System.currentTimeMillis());
-            try {
-                services.timers().schedule(() -> sendMail(() -> onProcessingTime(time)), delay, TimeUnit.MILLISECONDS);
-            } catch (RejectedExecutionException stopping) {
-                // the job is stopping and its timer thread is gone: the timer would never reach this task's mailbox
-            }
+            sendMailLater(() -> onProcessingTime(time), Math.max(0, time - System.currentTimeMillis()));
         }
 
         @Override

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class HeapStateMemory {
 
     /** Share of the JVM's maximum heap that state in the heap may take by default. */
-    public static final double DEFAULT_FRACTION = 0.75;
+    public static final double DEFAULT_FRACTION = 0.5;
     static final long CHUNK = 1L << 20;
 
     private static final HeapStateMemory JVM =

@@ -42,9 +42,7 @@ public final class HeapStore implements StateStore {
     private final TreeMap<byte[], byte[]> timers = new TreeMap<>(Arrays::compareUnsigned);
     private final HeapStateMemory memory;
     private final String location;
-    private HeapValues values = new HeapValues(1024, 1024);
-    /** {@code values.heapBytes()} as last counted. */
-    private long valueBytes;
+    private HeapValues values;
     /** Heap counted: values, timers and metadata. */
     private long bytes;
     private long reserved;
@@ -53,6 +51,7 @@ public final class HeapStore implements StateStore {
     private HeapStore(HeapStateMemory memory, String location) {
         this.memory = memory;
         this.location = location;
+        this.values = new HeapValues(1024, 1024, this::account);
     }
 
     /** An empty store; {@code location} names it in messages (e.g. its task). */
@@ -205,19 +204,19 @@ public final class HeapStore implements StateStore {
         return p < 0 ? keyLength : p;
     }
 
-    /** Compacts the value pages once most of them is garbage, and counts the change in their heap. */
+    /** Compacts the value pages once most of them is garbage. */
     private void valuesChanged() {
         if (values.garbageBytes() > Math.max(MIN_COMPACTION_BYTES, values.liveBytes())) {
-            values = values.compacted();
-        }
-        long now = values.heapBytes();
-        if (now != valueBytes) {
-            account(now - valueBytes);
-            valueBytes = now;
+            HeapValues old = values;
+            values = old.compacted();
+            account(-old.heapBytes());
         }
     }
 
-    /** Counts {@code delta} bytes more (or fewer) of heap, reserving or releasing it a chunk at a time. */
+    /**
+     * Counts {@code delta} bytes more (or fewer) of heap, reserving or releasing it a chunk at a time; throws before an
+     * allocation that would exceed the budget.
+     */
     private void account(long delta) {
         bytes += delta;
         if (bytes > reserved) {

@@ -4,6 +4,7 @@ import dev.rsql.runtime.state.Murmur3;
 
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.function.LongConsumer;
 
 /**
  * The value entries of a {@link HeapStore}, without an object per entry: records are appended to large byte pages
@@ -18,7 +19,9 @@ import java.util.Arrays;
  * of the same length is overwritten in place (counters, fixed-width rows); otherwise the record is replaced and its
  * bytes become garbage, reclaimed by {@link #compacted} (the owner decides when, from {@link #garbageBytes}).
  *
- * <p>Used from one thread; the owner passes each key's prefix length.
+ * <p>Every allocation and release of pages and tables is reported to the owner first, which may refuse it by
+ * throwing: state that outgrows its share of the heap fails with an error instead of an {@link OutOfMemoryError}.
+ * Used from one thread; the owner passes each key's prefix length.
  */
 final class HeapValues {
 
@@ -30,6 +33,8 @@ final class HeapValues {
     private static final int KEY_LENGTH = 16;
     private static final int VALUE_LENGTH = 20;
     private static final int SEED = 0x48454150;
+    /** Heap of a table slot: its address and hash. */
+    private static final long SLOT_BYTES = 12;
 
     /** Receives an entry (copies of its bytes). */
     @FunctionalInterface
@@ -37,6 +42,8 @@ final class HeapValues {
         void visit(byte[] key, byte[] value) throws IOException;
     }
 
+    /** Told of each change in the heap this takes, before an allocation (and may throw) and after a release. */
+    private final LongConsumer heap;
     private byte[][] pages = new byte[4][];
     private int pageCount;
     /** Free offset in the last page. */
@@ -50,7 +57,8 @@ final class HeapValues {
     /** The first record of each prefix's chain, by prefix. */
     private final AddressTable heads;
 
-    HeapValues(int expectedEntries, int expectedPrefixes) {
+    HeapValues(int expectedEntries, int expectedPrefixes, LongConsumer heap) {
+        this.heap = heap;
         records = new AddressTable(expectedEntries, false);
         heads = new AddressTable(expectedPrefixes, true);
     }
@@ -92,8 +100,11 @@ final class HeapValues {
         int hash = hash(key, 0, length);
         int slot = records.find(key, length, hash);
         if (slot < 0) {
+            // every allocation first, so that a refused one changes nothing
+            records.reserveOne();
+            heads.reserveOne();
             long addr = append(key, 0, length, value, 0, value.length);
-            records.insert(~slot, addr, hash);
+            records.add(addr, hash);
             link(addr, key, prefixLength);
             return;
         }
@@ -171,7 +182,7 @@ final class HeapValues {
 
     /** The same entries in fresh pages without garbage, each prefix's records next to each other. */
     HeapValues compacted() {
-        HeapValues fresh = new HeapValues(records.size, heads.size);
+        HeapValues fresh = new HeapValues(records.size, heads.size, heap);
         for (int slot = 0; slot < heads.addrs.length; slot++) {
             long head = NIL;
             long last = NIL;
@@ -206,7 +217,7 @@ final class HeapValues {
         writeLong(page(addr), offset(addr) + PREV, NIL);
         if (head < 0) {
             writeLong(page(addr), offset(addr) + NEXT, NIL);
-            heads.insert(~head, addr, prefixHash);
+            heads.add(addr, prefixHash);
         } else {
             long next = heads.addrs[head];
             writeLong(page(addr), offset(addr) + NEXT, next);
@@ -231,8 +242,10 @@ final class HeapValues {
             if (pageCount == pages.length) {
                 pages = Arrays.copyOf(pages, pageCount * 2);
             }
-            pages[pageCount++] = new byte[Math.max(PAGE_SIZE, size)];
-            pageBytes += pages[pageCount - 1].length;
+            int pageSize = Math.max(PAGE_SIZE, size);
+            heap.accept(pageSize);
+            pages[pageCount++] = new byte[pageSize];
+            pageBytes += pageSize;
             tail = 0;
         }
         byte[] page = pages[pageCount - 1];
@@ -301,13 +314,14 @@ final class HeapValues {
             while (capacity < expectedSize * 2) {
                 capacity <<= 1;
             }
+            heap.accept(capacity * SLOT_BYTES);
             addrs = new long[capacity];
             Arrays.fill(addrs, NIL);
             hashes = new int[capacity];
         }
 
         long heapBytes() {
-            return addrs.length * 12L;
+            return addrs.length * SLOT_BYTES;
         }
 
         /** The slot of {@code key[0, length)}, or {@code ~slot} of the free slot where it would go. */
@@ -334,17 +348,20 @@ final class HeapValues {
             return Arrays.equals(page, o + HEADER, o + HEADER + length, key, 0, length);
         }
 
-        void insert(int slot, long addr, int hash) {
-            addrs[slot] = addr;
-            hashes[slot] = hash;
-            if (++size * 2 > addrs.length) {
+        /** Grows the table now if one more entry would need it. */
+        void reserveOne() {
+            if ((size + 1) * 2 > addrs.length) {
                 resize(addrs.length * 2);
             }
         }
 
         /** Adds an address whose key is known to be absent. */
         void add(long addr, int hash) {
-            insert(free(hash), addr, hash);
+            reserveOne();
+            int i = free(hash);
+            addrs[i] = addr;
+            hashes[i] = hash;
+            size++;
         }
 
         private int free(int hash) {
@@ -372,6 +389,7 @@ final class HeapValues {
         }
 
         private void resize(int capacity) {
+            heap.accept(capacity * SLOT_BYTES);
             long[] oldAddrs = addrs;
             int[] oldHashes = hashes;
             addrs = new long[capacity];
@@ -384,6 +402,7 @@ final class HeapValues {
                     hashes[i] = oldHashes[j];
                 }
             }
+            heap.accept(-oldAddrs.length * SLOT_BYTES);
         }
     }
 }

@@ -24,7 +24,8 @@ class HeapValuesTest {
     void behavesAsAMapUnderChurnAndCompaction() throws Exception {
         for (long seed = 0; seed < 10; seed++) {
             Random random = new Random(seed);
-            HeapValues values = new HeapValues(1, 1);
+            long[] counted = {0};
+            HeapValues values = new HeapValues(1, 1, bytes -> counted[0] += bytes);
             TreeMap<String, String> model = new TreeMap<>();
             for (int step = 0; step < 20_000; step++) {
                 // prefix: 2 bytes of 4 values; namespace: 0 to 2 bytes of 3 values
@@ -44,9 +45,12 @@ class HeapValuesTest {
                     model.put(k, HEX.formatHex(value));
                 }
                 if (step % 97 == 0) {
-                    values = values.compacted();
+                    HeapValues old = values;
+                    values = old.compacted();
+                    counted[0] -= old.heapBytes();
                     assertEquals(0, values.garbageBytes());
                 }
+                assertEquals(values.heapBytes(), counted[0], "every allocation and release is reported");
                 assertEquals(model.size(), values.size(), "seed " + seed + " step " + step);
                 byte[] got = values.get(key, key.length);
                 assertEquals(model.get(k), got == null ? null : HEX.formatHex(got), "seed " + seed + " " + k);
@@ -68,7 +72,7 @@ class HeapValuesTest {
 
     @Test
     void anEqualLengthValueIsOverwrittenInPlaceAndOthersLeaveGarbage() {
-        HeapValues values = new HeapValues(1, 1);
+        HeapValues values = new HeapValues(1, 1, bytes -> { });
         byte[] key = {1, 2, 3};
         values.put(key, 3, 2, new byte[8]);
         long used = values.liveBytes();
@@ -81,9 +85,36 @@ class HeapValuesTest {
         assertTrue(values.compacted().heapBytes() < values.heapBytes());
     }
 
+    /** The owner refuses a table's growth (pages it allows; only tables take multiples of 12 bytes). */
+    @Test
+    void anAllocationRefusedByTheOwnerLeavesTheValuesAsTheyWere() throws Exception {
+        long[] tableBytes = {0};
+        HeapValues values = new HeapValues(1, 1, bytes -> {
+            if (bytes > 0 && bytes % 12 == 0 && (tableBytes[0] += bytes) > 100_000) {
+                throw new IllegalStateException("refused");
+            }
+        });
+        int n = 0;
+        try {
+            for (; ; n++) {
+                values.put(new byte[] {0, (byte) (n >> 8), (byte) n}, 3, 1, new byte[10]);
+            }
+        } catch (IllegalStateException e) {
+            assertEquals("refused", e.getMessage());
+        }
+        assertTrue(n > 1000, "refused at " + n);
+        assertEquals(n, values.size());
+        int[] chained = {0};
+        values.forEachOfPrefix(new byte[] {0}, (k, v) -> chained[0]++);
+        assertEquals(n, chained[0], "every entry is in its prefix's chain");
+        for (int i = 0; i < n; i++) {
+            assertEquals(10, values.get(new byte[] {0, (byte) (i >> 8), (byte) i}, 3).length);
+        }
+    }
+
     @Test
     void valuesLargerThanAPageGetAPageOfTheirOwn() {
-        HeapValues values = new HeapValues(1, 1);
+        HeapValues values = new HeapValues(1, 1, bytes -> { });
         List<byte[]> stored = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             byte[] value = new byte[(3 << 20) / 2];
