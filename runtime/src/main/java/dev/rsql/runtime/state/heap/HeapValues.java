@@ -25,7 +25,7 @@ import java.util.function.LongConsumer;
  */
 final class HeapValues {
 
-    static final long NIL = -1;
+    private static final long NIL = -1;
     private static final int PAGE_SIZE = 1 << 20;
     private static final int HEADER = 24;
     private static final int PREV = 0;
@@ -44,6 +44,10 @@ final class HeapValues {
 
     /** Told of each change in the heap this takes, before an allocation (and may throw) and after a release. */
     private final LongConsumer heap;
+    /** Records by whole key. */
+    private final AddressTable records;
+    /** The first record of each prefix's chain, by prefix. */
+    private final AddressTable heads;
     private byte[][] pages = new byte[4][];
     private int pageCount;
     /** Free offset in the last page. */
@@ -51,11 +55,6 @@ final class HeapValues {
     private long pageBytes;
     private long usedBytes;
     private long garbageBytes;
-
-    /** Records by whole key. */
-    private final AddressTable records;
-    /** The first record of each prefix's chain, by prefix. */
-    private final AddressTable heads;
 
     HeapValues(int expectedEntries, int expectedPrefixes, LongConsumer heap) {
         this.heap = heap;
