@@ -18,43 +18,33 @@ import java.util.Locale;
 
 /**
  * Where a job's tasks keep keyed state, Flink's {@code state.backend.type}: {@code rocksdb} (the default: state may
- * outgrow the heap, and a job starts in a small one) or {@code hashmap} (in the heap, several times cheaper per
- * write, bounded by {@link HeapStateMemory}). Both keep the same entries, so a job may switch between restarts: a
+ * outgrow the heap, and a job starts in a small one) or {@code hashmap} (in the heap, cheaper per write, bounded
+ * by {@link HeapStateMemory}). Both keep the same entries, so a job may switch between restarts: a
  * snapshot of the other kind is read into the configured store.
  */
 public enum StateBackendType implements StateStoreFactory {
     ROCKSDB("rocksdb") {
         @Override
-        public StateStore open(Path workingDir, Path restoreFrom) throws IOException {
-            if (restoreFrom == null || !HeapStore.isSnapshot(restoreFrom)) {
-                return RocksDbStore.open(workingDir, restoreFrom, RocksDbOptions.defaults());
-            }
-            RocksDbStore store = RocksDbStore.open(workingDir, null, RocksDbOptions.defaults());
-            try (HeapStore snapshot = HeapStore.restore(restoreFrom, HeapStateMemory.jvm(), workingDir.toString())) {
-                return copy(snapshot, store, restoreFrom);
-            } catch (IOException | RuntimeException e) {
-                store.close();
-                throw e;
-            }
+        boolean isSnapshot(Path dir) {
+            return RocksDbStore.isSnapshot(dir);
+        }
+
+        @Override
+        StateStore openStore(Path workingDir, Path restoreFrom) throws IOException {
+            return RocksDbStore.open(workingDir, restoreFrom, RocksDbOptions.defaults());
         }
     },
     HASHMAP("hashmap") {
         @Override
-        public StateStore open(Path workingDir, Path restoreFrom) throws IOException {
+        boolean isSnapshot(Path dir) {
+            return HeapStore.isSnapshot(dir);
+        }
+
+        @Override
+        StateStore openStore(Path workingDir, Path restoreFrom) throws IOException {
             String location = "task directory " + workingDir;
-            if (restoreFrom == null) {
-                return HeapStore.empty(HeapStateMemory.jvm(), location);
-            }
-            if (!RocksDbStore.isSnapshot(restoreFrom)) {
-                return HeapStore.restore(restoreFrom, HeapStateMemory.jvm(), location);
-            }
-            HeapStore store = HeapStore.empty(HeapStateMemory.jvm(), location);
-            try (RocksDbStore snapshot = RocksDbStore.open(workingDir, restoreFrom, RocksDbOptions.defaults())) {
-                return copy(snapshot, store, restoreFrom);
-            } catch (IOException | RuntimeException e) {
-                store.close();
-                throw e;
-            }
+            return restoreFrom == null ? HeapStore.empty(HeapStateMemory.jvm(), location)
+                    : HeapStore.restore(restoreFrom, HeapStateMemory.jvm(), location);
         }
     };
 
@@ -65,6 +55,36 @@ public enum StateBackendType implements StateStoreFactory {
 
     StateBackendType(String configName) {
         this.configName = configName;
+    }
+
+    /** Whether {@code dir} holds a snapshot of a store of this type. */
+    abstract boolean isSnapshot(Path dir);
+
+    /** Opens a store of this type, from one of its own snapshots or empty. */
+    abstract StateStore openStore(Path workingDir, Path restoreFrom) throws IOException;
+
+    /**
+     * Opens a store of this type; a snapshot of the other type is opened in its own store (which RocksDB keeps in
+     * the working directory, the heap nowhere, so both fit) and its entries are copied over.
+     */
+    @Override
+    public StateStore open(Path workingDir, Path restoreFrom) throws IOException {
+        if (restoreFrom == null || !other().isSnapshot(restoreFrom)) {
+            return openStore(workingDir, restoreFrom);
+        }
+        StateStore store = openStore(workingDir, null);
+        try (StateStore snapshot = other().openStore(workingDir, restoreFrom)) {
+            snapshot.forEachEntry((cf, key, value) -> store.put(cf, key, key.length, value));
+        } catch (IOException | RuntimeException e) {
+            store.close();
+            throw e;
+        }
+        LOG.info("state snapshot {} of state.backend.type {} read into {}", restoreFrom, other(), store.location());
+        return store;
+    }
+
+    private StateBackendType other() {
+        return this == ROCKSDB ? HASHMAP : ROCKSDB;
     }
 
     /** The type a job's settings name; an unknown one is an error that lists the known ones. */
@@ -85,13 +105,6 @@ public enum StateBackendType implements StateStoreFactory {
     public StoreStateBackend openBackend(Path workingDir, Path restoreFrom, int keyGroups) throws IOException {
         return StoreStateBackend.open(open(workingDir, restoreFrom), keyGroups,
                 restoreFrom == null ? null : restoreFrom.toString());
-    }
-
-    /** Copies a snapshot of the other kind, opened in {@code from}, into the store a task will use. */
-    private static StateStore copy(StateStore from, StateStore to, Path snapshot) throws IOException {
-        from.forEachEntry((cf, key, value) -> to.put(cf, key, key.length, value));
-        LOG.info("state snapshot {} of the other state.backend.type read into {}", snapshot, to.location());
-        return to;
     }
 
     @Override

@@ -123,6 +123,12 @@ public final class HeapStore implements StateStore {
         }
     }
 
+    /** A batch is a put per entry here. */
+    @Override
+    public boolean writesBatches() {
+        return false;
+    }
+
     @Override
     public <T> CloseableIterator<T> scan(StateColumnFamily cf, byte[] from, byte[] to, Decoder<T> decoder) {
         ensureOpen();

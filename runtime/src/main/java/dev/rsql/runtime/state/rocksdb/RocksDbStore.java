@@ -314,6 +314,12 @@ public final class RocksDbStore implements StateStore {
         }
     }
 
+    /** A sorted batch: its memtable inserts cost a fraction of those of single writes. */
+    @Override
+    public boolean writesBatches() {
+        return true;
+    }
+
     @Override
     public <T> CloseableIterator<T> scan(StateColumnFamily cf, byte[] from, byte[] to, Decoder<T> decoder) {
         ensureOpen(); // a closed DB handle would crash the JVM

@@ -119,20 +119,13 @@ public final class KeyBuffer {
      * {@code [key, namespace]}.
      */
     static byte[][] keyAndNamespace(byte[] stored, int offset) {
-        int keyLength = 0;
-        int shift = 0;
-        int p = offset;
-        while (true) {
-            byte b = stored[p++];
-            keyLength |= (b & 0x7f) << shift;
-            if (b >= 0) {
-                break;
-            }
-            shift += 7;
+        int end = keyEnd(stored, offset, stored.length);
+        int start = offset;
+        while (stored[start++] < 0) {
+            // past the key length's varint
         }
-        byte[] key = Arrays.copyOfRange(stored, p, p + keyLength);
-        byte[] namespace = p + keyLength == stored.length
-                ? Namespaces.EMPTY : Arrays.copyOfRange(stored, p + keyLength, stored.length);
+        byte[] key = Arrays.copyOfRange(stored, start, end);
+        byte[] namespace = end == stored.length ? Namespaces.EMPTY : Arrays.copyOfRange(stored, end, stored.length);
         return new byte[][] {key, namespace};
     }
 
@@ -141,8 +134,13 @@ public final class KeyBuffer {
      * {@code stored[0, length)} is too short to hold one.
      */
     public static int valuePrefixLength(byte[] stored, int length) {
+        return keyEnd(stored, 6, length);
+    }
+
+    /** Where the length-prefixed key at {@code offset} ends, or -1 if it does not fit in {@code stored[0, length)}. */
+    private static int keyEnd(byte[] stored, int offset, int length) {
         int keyLength = 0;
-        int p = 6;
+        int p = offset;
         for (int shift = 0; p < length && shift < 32; shift += 7) {
             byte b = stored[p++];
             keyLength |= (b & 0x7f) << shift;

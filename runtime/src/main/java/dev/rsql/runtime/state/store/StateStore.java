@@ -36,6 +36,12 @@ public interface StateStore extends AutoCloseable {
     void write(StateColumnFamily cf, byte[][] keys, byte[][] values);
 
     /**
+     * Whether {@link #write} of many entries costs less than a {@link #put} of each, enough to pay for building whole
+     * key arrays for it.
+     */
+    boolean writesBatches();
+
+    /**
      * The entries with keys in {@code [from, to)} ({@code to} null: no upper bound), in key order, as of the call for
      * {@link StateColumnFamily#VALUES} (the caller may change the state meanwhile). In the other families the caller
      * must not change the state while the iterator is open.

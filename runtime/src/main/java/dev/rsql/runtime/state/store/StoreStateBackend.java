@@ -10,8 +10,6 @@ import dev.rsql.runtime.state.TypeSerializer;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -214,11 +212,8 @@ public final class StoreStateBackend implements KeyedStateBackend {
     @Override
     public void snapshot(Path dir) throws IOException {
         ensureOpen();
-        if (Files.exists(dir)) {
-            throw new FileAlreadyExistsException(dir.toString());
-        }
         writeTimerBuffers();
-        store.snapshot(dir);
+        store.snapshot(dir);     // refuses a directory that exists
     }
 
     @Override
@@ -322,7 +317,8 @@ public final class StoreStateBackend implements KeyedStateBackend {
     public void restoreEntry(StateColumnFamily cf, byte[] key, byte[] value) throws IOException {
         ensureOpen();
         if (!states.isEmpty() || !timerServices.isEmpty() || changes != null) {
-            throw new IllegalStateException("state in " + store.location() + " is in use: entries are restored before that");
+            throw new IllegalStateException("state in " + store.location()
+                    + " is in use: entries are restored before that");
         }
         if (value == null) {
             store.delete(cf, key, key.length);
@@ -378,7 +374,7 @@ public final class StoreStateBackend implements KeyedStateBackend {
         }
     }
 
-    /** The timers the timer services keep in the heap, into the store: before anything reads the state to persist it. */
+    /** The timers the timer services buffer, into the store: before anything reads the state to persist it. */
     private void writeTimerBuffers() {
         for (StoreTimerService timers : timerServices.values()) {
             timers.writeBuffers();

@@ -196,8 +196,8 @@ final class StoreTimerService implements TimerService {
         }
 
         /**
-         * Fires the due timers in key order, merging the stored ones (read in batches; the store itself only loses the timers
-         * passed) with the buffered ones, which the handlers' registrations and deletions change as it goes.
+         * Fires the due timers in key order, merging the stored ones (read in batches; the store itself only loses the
+         * timers passed) with the buffered ones, which the handlers' registrations and deletions change as it goes.
          */
         void fire(long upTo, TimerHandler handler) throws Exception {
             if (lowerBound > upTo) {

@@ -71,13 +71,17 @@ final class StoreValueState<V> implements KeyedValueState<V> {
         backend.delete(StateColumnFamily.VALUES, k.buf, k.len);
     }
 
-    /** One batch (a single entry: a put or delete, cheaper than a batch). */
+    /**
+     * One batch where the store writes batches cheaper than single entries (RocksDB, for more than one entry);
+     * otherwise entry by entry, with keys built in the shared buffer instead of copied for the batch.
+     */
     @Override
     public void write(List<StateEntry<V>> entries) {
         int n = entries.size();
-        if (n == 1) {
-            StateEntry<V> e = entries.get(0);
-            put(e.key(), e.namespace(), e.value());
+        if (n == 1 || !backend.store().writesBatches()) {
+            for (StateEntry<V> e : entries) {
+                put(e.key(), e.namespace(), e.value());
+            }
             return;
         }
         byte[][] keys = new byte[n][];
