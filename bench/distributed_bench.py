@@ -3,7 +3,8 @@
 RocketMQ copy of the same topic as the baseline, and how long a shuffle task with 100,000 keys takes to restore.
 
 Usage: bench/distributed_bench.py [--events N] [--keys K] [--instances 1,2,3] [--restore-keys K] [--home DIR]
-                                  [--set KEY=VALUE]... [--warmup] [--skip-copy] [--skip-restore]   (after `mvn -DskipTests package`)
+                                  [--set KEY=VALUE]... [--sink-option KEY=VALUE]... [--warmup] [--skip-copy]
+                                  [--skip-restore]   (after `mvn -DskipTests package`)
 
 Starts its own broker (`bin/broker.sh start --dir bench/work/dist/broker --port 19876 --broker-port 19911`) and stops
 it at the end. RocketMQ chores (creating topics, filling them, the copy, watching the sink topic) are done by
@@ -69,7 +70,7 @@ WINDOW_MS = 10_000
 COUNT_JOB = """CREATE TABLE ev (k VARCHAR, ts TIMESTAMP(3), WATERMARK FOR ts AS withOffset(ts, 2000))
   WITH (type = 'rocketmq', topic = '{source}');
 CREATE TABLE counts (k VARCHAR, window_start TIMESTAMP(3), cnt BIGINT)
-  WITH (type = 'rocketmq', topic = '{sink}', keyColumns = 'k');
+  WITH (type = 'rocketmq', topic = '{sink}', keyColumns = 'k'{sink_options});
 INSERT INTO counts SELECT k, window_start, COUNT(*)
   FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '10' SECOND))
   GROUP BY k, window_start, window_end;
@@ -209,7 +210,8 @@ class Bench:
         self.tool('create', str(QUEUES), sink)
         script = os.path.join(DIR, job + '.sql')
         with open(script, 'w') as f:
-            f.write(COUNT_JOB.format(source=source, sink=sink))
+            f.write(COUNT_JOB.format(source=source, sink=sink, sink_options=''.join(
+                ", '%s' = '%s'" % tuple(o.split('=', 1)) for o in self.a.sink_option)))
         dump = os.path.join(DIR, sink + '.jsonl')
         watcher = subprocess.Popen(self.tool_cmd('await', sink, str(windows), str(self.a.timeout), 'cnt', dump),
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -546,6 +548,8 @@ def main():
     ap.add_argument('--snapshot-every', default='100,1', help='state.snapshot.every values of the restore test')
     ap.add_argument('--set', action='append', default=[], metavar='KEY=VALUE',
                     help='another setting of every instance (repeatable), e.g. shuffle.batch.delay=100ms')
+    ap.add_argument('--sink-option', action='append', default=[], metavar='KEY=VALUE',
+                    help='an option of the sink table of the throughput job, e.g. sink.transaction.mode=half-messages')
     ap.add_argument('--warmup', action='store_true',
                     help='run the job once on 1 instance, unmeasured, before the measured runs')
     ap.add_argument('--skip-copy', action='store_true')

@@ -17,4 +17,12 @@ public interface SinkWriterContext {
     default String transactionId() {
         return null;
     }
+
+    /**
+     * Where a writer of table {@code table} can keep rows with the task's checkpoints ({@link SinkStage}); null when
+     * the task's checkpoints cannot keep them (the task is not transactional). Each writer of a task asks once.
+     */
+    default SinkStage sinkStage(String table) {
+        return null;
+    }
 }

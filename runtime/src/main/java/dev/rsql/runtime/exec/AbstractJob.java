@@ -6,6 +6,7 @@ import dev.rsql.runtime.connector.JobInfo;
 import dev.rsql.runtime.connector.Sink;
 import dev.rsql.runtime.connector.SinkTransactions;
 import dev.rsql.runtime.connector.SinkWriter;
+import dev.rsql.runtime.connector.SinkStage;
 import dev.rsql.runtime.connector.SinkWriterContext;
 import dev.rsql.runtime.graph.JobGraph;
 import dev.rsql.runtime.lookup.DimensionTables;
@@ -31,6 +32,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -153,6 +155,12 @@ abstract class AbstractJob implements Job {
 
     /** A sink writer context; {@code transaction} gives the transaction of the rows written now, or null. */
     SinkWriterContext writerContext(String taskId, Supplier<String> transaction) {
+        return writerContext(taskId, transaction, table -> null);
+    }
+
+    /** A sink writer context whose writers may keep rows with the task's checkpoints ({@code stages}). */
+    SinkWriterContext writerContext(String taskId, Supplier<String> transaction,
+                                    Function<String, SinkStage> stages) {
         int index = taskIndex.getAndIncrement();
         return new SinkWriterContext() {
             @Override
@@ -168,6 +176,11 @@ abstract class AbstractJob implements Job {
             @Override
             public String transactionId() {
                 return transaction.get();
+            }
+
+            @Override
+            public SinkStage sinkStage(String table) {
+                return stages.apply(table);
             }
         };
     }

@@ -204,7 +204,7 @@ final class ShuffleStage implements ShuffleReader.Listener {
             restoring.put(id, restored);
             checkpoints.put(id, checkpoint);
             StateChangelogWriter changelog = job.restorer().writer(job.jobName(), id, restored);
-            ShuffleTask task = job.addTask(id, () -> createTask(id, index, queue, checkpoint, changelog));
+            ShuffleTask task = job.addTask(id, () -> createTask(id, index, queue, checkpoint, changelog, restored));
             if (restored.commit() != null) {
                 task.stateRestored(restored.stats().millis() * 1_000_000);
             }
@@ -233,15 +233,18 @@ final class ShuffleStage implements ShuffleReader.Listener {
     }
 
     private ShuffleTask createTask(String id, int index, MessageQueue queue, ShuffleCheckpoint checkpoint,
-                                   StateChangelogWriter changelog) throws Exception {
+                                   StateChangelogWriter changelog, RestoredState restored) throws Exception {
         AtomicReference<ShuffleTask> self = new AtomicReference<>();
         TaskTransaction transaction = new TaskTransaction(id, changelog.incarnation());
-        SinkWriterContext writerContext = job.writerContext(id, transaction::current);
+        // The task's own checkpoint ids are used whatever the trigger says (ShuffleTask.persist).
+        TaskSinkStages stages = new TaskSinkStages(id, restored.commit(), restored.staged(),
+                () -> self.get().triggerCheckpointUnlessQueued(0));
+        SinkWriterContext writerContext = job.writerContext(id, transaction::current, stages::forTable);
         TaskTopology topology = job.topology(id, exchange, writerContext, self);
         ShuffleInput input = new ShuffleInput(exchange.outputType(), channels, checkpoint.channels());
         RecordErrorHandler errors = job.errorHandlerAfterExchange(id, exchange, writerContext);
         ShuffleTask task = new ShuffleTask(id, "shuffle queue " + index + " of " + shuffle.name(), job.services(),
-                topology, input, checkpoint, changelog, transaction, new QueueControl(queue), errors);
+                topology, input, checkpoint, changelog, transaction, stages, new QueueControl(queue), errors);
         self.set(task);
         return task;
     }

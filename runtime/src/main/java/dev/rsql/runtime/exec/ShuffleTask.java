@@ -20,8 +20,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A task of a distributed job reading one shuffle queue: the keyed, stateful part. Its state was restored from its
  * state queue before it reads anything. A checkpoint (its own, no barrier) flushes what it produced, writes the
- * state's changes and a commit record — the shuffle offset to resume from, every channel's last sequence, the
- * watermark — and then commits the sinks' transaction of that checkpoint. A row a channel sends again after a crash
+ * state's changes, the sinks' rows of the checkpoint ({@link TaskSinkStages}) and a commit record — the shuffle
+ * offset to resume from, every channel's last sequence, the watermark — and then commits the sinks' transaction of
+ * that checkpoint (publishes the staged rows). A row a channel sends again after a crash
  * upstream is dropped by its sequence ({@link ShuffleInput}).
  */
 final class ShuffleTask extends Task implements ShuffleInput.Handler {
@@ -46,6 +47,7 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
     private final StateChangelogWriter changelog;
     private final QueueControl queue;
     private final TaskTransaction transaction;
+    private final TaskSinkStages stages;
     private final ConcurrentLinkedQueue<MessageExt> inbox = new ConcurrentLinkedQueue<>();
     private final AtomicInteger buffered = new AtomicInteger();
     private final QueuePause pause;
@@ -59,7 +61,7 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
     /** @param restored the task's checkpoint as its commit record holds it */
     ShuffleTask(String id, String description, TaskServices services, TaskTopology topology, ShuffleInput input,
                 ShuffleCheckpoint restored, StateChangelogWriter changelog, TaskTransaction transaction,
-                QueueControl queue, RecordErrorHandler errors) {
+                TaskSinkStages stages, QueueControl queue, RecordErrorHandler errors) {
         super(id, services, topology, errors);
         this.description = description;
         this.input = input;
@@ -68,6 +70,7 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
         this.nextOffset = restored.nextOffset();
         this.publishedOffset = nextOffset;
         this.transaction = transaction;
+        this.stages = stages;
         this.pause = new QueuePause(() -> buffered.get() >= INBOX_LIMIT, () -> buffered.get() <= INBOX_LIMIT / 2,
                 queue::pause, queue::resume);
     }
@@ -162,18 +165,21 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
     }
 
     /**
-     * Writes the state and commit record, then makes the sinks' rows of this checkpoint visible. The checkpoint ids
-     * are the task's own (the changelog wants them increasing per incarnation), whatever the trigger said.
+     * Writes the state, the staged sink rows and the commit record, then makes the sinks' rows of this checkpoint
+     * visible. The checkpoint ids are the task's own (the changelog wants them increasing per incarnation), whatever
+     * the trigger said.
      */
     @Override
     void persist(long ignored, long position) throws Exception {
         long id = transaction.checkpointId();
         String committing = transaction.current();
-        changelog.checkpoint(id, new ShuffleCheckpoint(position, input.watermark(), input.snapshot()).toBytes());
+        changelog.checkpoint(id, new ShuffleCheckpoint(position, input.watermark(), input.snapshot()).toBytes(),
+                stages.stage(committing));
         transaction.committed(id);
         for (SinkOperator sink : topology.sinkOperators()) {
             sink.commit(committing);
         }
+        stages.publish(committing);
         publishedOffset = position;
         queue.commit(position);
         LOG.debug("job={} task={} checkpoint {} at offset {}", services.jobName(), this.id, id, position);

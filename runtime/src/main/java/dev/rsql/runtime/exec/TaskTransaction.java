@@ -13,12 +13,21 @@ final class TaskTransaction {
     record Id(String taskId, long incarnation, long checkpointId) {
     }
 
-    private final String prefix;
+    private final String taskId;
+    private final long incarnation;
     /** The task's last stored checkpoint; the one being written is the next. Only the task thread writes it. */
     private volatile long committed;
+    private volatile String current;
 
     TaskTransaction(String taskId, long incarnation) {
-        this.prefix = taskId + "/" + CommitRecord.hex(incarnation) + "/";
+        this.taskId = taskId;
+        this.incarnation = incarnation;
+        this.current = id(taskId, incarnation, 1);
+    }
+
+    /** The transaction of checkpoint {@code checkpointId} of {@code incarnation} of task {@code taskId}. */
+    static String id(String taskId, long incarnation, long checkpointId) {
+        return taskId + "/" + CommitRecord.hex(incarnation) + "/" + checkpointId;
     }
 
     /** The checkpoint the task writes next: its ids increase per incarnation, as the changelog wants. */
@@ -28,12 +37,13 @@ final class TaskTransaction {
 
     /** The transaction rows written now belong to: the next checkpoint's. */
     String current() {
-        return prefix + checkpointId();
+        return current;
     }
 
     /** Checkpoint {@code id}'s commit record is stored: rows written from now on belong to the one after it. */
     void committed(long id) {
         committed = id;
+        current = id(taskId, incarnation, id + 1);
     }
 
     /** The last checkpoint whose commit record is stored (0: none yet in this incarnation). */

@@ -54,6 +54,8 @@ final class RocketMqOptions {
     static final String[] SINK_MAX_PENDING = {"sink.max-pending-messages"};
     static final String[] SINK_TX_COMMIT_WINDOW = {"sink.transaction.commit-window"};
     static final String[] SINK_TX_MAX_IN_FLIGHT = {"sink.transaction.max-in-flight"};
+    static final String[] SINK_TX_MODE = {"sink.transaction.mode"};
+    static final String[] SINK_TX_PUBLISH_TIMEOUT = {"sink.transaction.publish-timeout"};
     static final String[] KEY_COLUMNS = {"sink.key-columns", "keyColumns", "keyColumn", "key.fields"};
     static final String[] TAG_COLUMN = {"sink.tag-column", "tagColumn"};
 
@@ -357,6 +359,37 @@ final class RocketMqOptions {
         Duration d = options.getDuration(Duration.ofSeconds(2), SINK_TX_COMMIT_WINDOW);
         if (d.isNegative() || d.isZero()) {
             throw error(SINK_TX_COMMIT_WINDOW, "option 'sink.transaction.commit-window' must be positive, got " + d);
+        }
+        return d;
+    }
+
+    /**
+     * How a distributed job's sink makes rows visible exactly once: {@code stage} (the default) keeps a checkpoint's
+     * rows with it and publishes them once it is recorded ({@link RocketMqStagedSinkWriter}); {@code half-messages}
+     * sends them as RocketMQ transactional half messages ({@link RocketMqTransactionalSinkWriter}).
+     */
+    boolean stagesTransactions() {
+        String mode = options.get(SINK_TX_MODE);
+        if (mode == null || mode.trim().equalsIgnoreCase("stage")) {
+            return true;
+        }
+        if (mode.trim().equalsIgnoreCase("half-messages")) {
+            return false;
+        }
+        throw error(SINK_TX_MODE, "option 'sink.transaction.mode' must be 'stage' or 'half-messages', got '" + mode
+                + "'");
+    }
+
+    /**
+     * How long a staging writer may take to publish a recorded checkpoint's rows; a restore that finds some missing
+     * waits until the checkpoint is this old before publishing them, so that the writer that staged them cannot
+     * still be at it. Longer than the send timeout.
+     */
+    Duration transactionPublishTimeout() {
+        Duration d = options.getDuration(Duration.ofSeconds(10), SINK_TX_PUBLISH_TIMEOUT);
+        if (d.toMillis() <= sendTimeoutMillis()) {
+            throw error(SINK_TX_PUBLISH_TIMEOUT, "option 'sink.transaction.publish-timeout' must be longer than "
+                    + "the send timeout (" + sendTimeoutMillis() + " ms), got " + d);
         }
         return d;
     }

@@ -2,10 +2,12 @@ package dev.rsql.runtime.connector.rocketmq;
 
 import dev.rsql.runtime.connector.ConnectorContext;
 import dev.rsql.runtime.connector.Sink;
+import dev.rsql.runtime.connector.SinkStage;
 import dev.rsql.runtime.connector.SinkTransactions;
 import dev.rsql.runtime.connector.SinkWriter;
 import dev.rsql.runtime.connector.SinkWriterContext;
 import dev.rsql.runtime.format.RowEncoder;
+import dev.rsql.runtime.rocketmq.QueueRangeReader;
 import dev.rsql.runtime.table.Column;
 import dev.rsql.runtime.table.TableSchema;
 import dev.rsql.runtime.types.RowType;
@@ -25,6 +27,7 @@ import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -39,11 +42,13 @@ import java.util.concurrent.ScheduledExecutorService;
  *
  * <p>When the job is transactional ({@link dev.rsql.runtime.connector.JobInfo#sinkTransactions()} not null) the
  * producer is a {@link TransactionMQProducer} in group {@code rsql_<job>_<table>_tx}, the same in every process of the
- * job. Writers send half messages ({@link RocketMqTransactionalSinkWriter}) and commit them at checkpoints
- * ({@link HalfMessageCommitter}); each task's halves name the task's own group, registered where the task runs
- * ({@link TaskProducerGroups}), so that the broker sends the checks of halves the task left open (at a crash, or
- * older than the commit window) to the process running it. {@link RocketMqTransactionCheck} answers them from the
- * job.
+ * job. By default writers of tasks that checkpoint keep a checkpoint's rows with it and publish them once it is
+ * recorded ({@link RocketMqStagedSinkWriter}). With {@code sink.transaction.mode = 'half-messages'} they send half
+ * messages ({@link RocketMqTransactionalSinkWriter}) and commit them at checkpoints ({@link HalfMessageCommitter});
+ * each task's halves name the task's own group, registered where the task runs ({@link TaskProducerGroups}), so that
+ * the broker sends the checks of halves the task left open (at a crash, or older than the commit window) to the
+ * process running it. {@link RocketMqTransactionCheck} answers them from the job. Staging writers register their
+ * task's group too: halves a run in the other mode left open are still answered.
  */
 final class RocketMqSink implements Sink {
 
@@ -73,6 +78,9 @@ final class RocketMqSink implements Sink {
     private volatile ScheduledExecutorService retryTimer;
     final int sendTimeoutMillis;
     final int maxInFlight;          // transactional: half messages in flight per writer
+    final boolean stagesTransactions;
+    final long publishTimeoutMillis;  // staging writers: to publish a checkpoint's rows
+    private QueueRangeReader publishedReader;   // staging writers' recoveries: created on the first
     private final boolean coalescesUpserts;
     private final SinkTransactions transactions;
     private final HalfMessageCommitter committer;   // null unless transactional
@@ -99,6 +107,8 @@ final class RocketMqSink implements Sink {
         options.sendRetries();
         options.transactionMaxInFlight();
         options.transactionCommitWindow();
+        options.stagesTransactions();
+        options.transactionPublishTimeout();
         options.producerGroup();
         context.createEncoder(options.defaultFormat(), context.table().schema().physicalRowType());
     }
@@ -174,6 +184,8 @@ final class RocketMqSink implements Sink {
         this.sendTimeoutMillis = options.sendTimeoutMillis();
         this.transactions = context.job().sinkTransactions();
         this.maxInFlight = options.transactionMaxInFlight();
+        this.stagesTransactions = options.stagesTransactions();
+        this.publishTimeoutMillis = options.transactionPublishTimeout().toMillis();
         // Under mini-batch, a transactional writer sends only the last change per primary key of a checkpoint.
         this.coalescesUpserts = schema.primaryKeyIndices().length > 0
                 && context.job().config().getBoolean(false, "table.exec.mini-batch.enabled");
@@ -358,13 +370,27 @@ final class RocketMqSink implements Sink {
     }
 
     @Override
-    public SinkWriter createWriter(SinkWriterContext writerContext) {
+    public SinkWriter createWriter(SinkWriterContext writerContext) throws Exception {
         RowEncoder encoder = context.createEncoder(options.defaultFormat(), physicalType);
         // Tasks of a transactional job that write before any exchange have no checkpoint to commit with: their rows
         // are sent at once (at-least-once).
-        return transactions == null || writerContext.transactionId() == null
-                ? new RocketMqSinkWriter(this, encoder, writerContext)
-                : new RocketMqTransactionalSinkWriter(this, encoder, writerContext);
+        if (transactions == null || writerContext.transactionId() == null) {
+            return new RocketMqSinkWriter(this, encoder, writerContext, false);
+        }
+        SinkStage stage = stagesTransactions ? writerContext.sinkStage(options.table) : null;
+        return stage == null ? new RocketMqTransactionalSinkWriter(this, encoder, writerContext)
+                : new RocketMqStagedSinkWriter(this, encoder, writerContext, stage);
+    }
+
+    /** Reads the topic's queues for staging writers that look for rows published before a restore. */
+    synchronized QueueRangeReader publishedReader() throws IOException {
+        if (publishedReader == null) {
+            Duration timeout = Duration.ofMillis(sendTimeoutMillis);
+            publishedReader = new QueueRangeReader(options.namesrv, options.transactionalProducerGroup(),
+                    options.clientInstanceName("reader"), options.rpcHook, timeout,
+                    Duration.ofMillis(retryTimeoutMillis));
+        }
+        return publishedReader;
     }
 
     @Override
@@ -375,6 +401,11 @@ final class RocketMqSink implements Sink {
         }
         if (taskGroups != null) {
             taskGroups.close();
+        }
+        synchronized (this) {
+            if (publishedReader != null) {
+                publishedReader.close();
+            }
         }
         producer.shutdown();
     }

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -31,6 +32,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code sink.batch-size} messages / {@code sink.batch-bytes} at high rates). {@link #flush()} returns only when every
  * message written so far is acknowledged, and throws the first send failure; a failure also surfaces on the next
  * {@link #write}. Writes block (backpressure) while more than {@code sink.max-pending-messages} are unacknowledged.
+ *
+ * <p>A staging writer publishes through one of these ({@link RocketMqStagedSinkWriter}) with {@code exactlyOnce}:
+ * then a batch is retried only when the broker certainly did not store it, no batch starts after the deadline the
+ * staging writer sets, and the offset of each queue's last stored batch is kept.
  */
 final class RocketMqSinkWriter implements SinkWriter {
 
@@ -42,20 +47,28 @@ final class RocketMqSinkWriter implements SinkWriter {
     private final String taskId;
     private final PendingSends pending;
     private final Map<MessageQueue, Channel> channels = new HashMap<>();
+    private final boolean exactlyOnce;
+    private volatile long sendDeadlineNanos;   // exactlyOnce: no batch starts after it
     private boolean closed;
 
-    RocketMqSinkWriter(RocketMqSink sink, RowEncoder encoder, SinkWriterContext context) {
+    RocketMqSinkWriter(RocketMqSink sink, RowEncoder encoder, SinkWriterContext context, boolean exactlyOnce) {
         this.sink = sink;
         this.messages = new RocketMqRowMessages(sink, encoder, context.taskIndex());
         this.taskId = context.taskId();
         this.pending = new PendingSends(sink.options.table, taskId, sink.options.topic, sink.flushTimeoutMillis);
+        this.exactlyOnce = exactlyOnce;
     }
 
     @Override
     public void write(Row row) throws Exception {
-        pending.throwIfFailed();
         Message msg = messages.toMessage(row);
-        Channel ch = channels.computeIfAbsent(messages.queueFor(msg), Channel::new);
+        send(msg, messages.queueFor(msg));
+    }
+
+    /** Queues a message for {@code queue}, sending the queue's batch when full or when none is in flight. */
+    void send(Message msg, MessageQueue queue) throws Exception {
+        pending.throwIfFailed();
+        Channel ch = channels.computeIfAbsent(queue, Channel::new);
         pending.acquire(sink.maxPending);
         ch.add(msg);
         if (ch.buildingCount >= sink.batchSize || ch.buildingBytes >= sink.batchBytes || !ch.inFlight.get()) {
@@ -66,11 +79,31 @@ final class RocketMqSinkWriter implements SinkWriter {
 
     @Override
     public void flush() throws Exception {
+        sendAll();
+        pending.awaitAll();
+    }
+
+    /** Sends every queued message without waiting for the broker. */
+    void sendAll() {
         for (Channel ch : channels.values()) {
             ch.seal();
             send(ch);
         }
-        pending.awaitAll();
+    }
+
+    /** Batches that have not started by then fail the writer ({@code exactlyOnce} only). */
+    void sendDeadline(long nanoTime) {
+        sendDeadlineNanos = nanoTime;
+    }
+
+    /** The queue offset of the last batch stored on {@code queue} (its first message), or -1 if none. */
+    long storedOffset(MessageQueue queue) {
+        Channel ch = channels.get(queue);
+        return ch == null ? -1 : ch.storedOffset;
+    }
+
+    void throwIfFailed() throws Exception {
+        pending.throwIfFailed();
     }
 
     /** Sends the channel's next sealed batch unless one is in flight. Called by the task and by send callbacks. */
@@ -110,6 +143,7 @@ final class RocketMqSinkWriter implements SinkWriter {
                     LOG.warn("table={} task={}: batch of {} stored on {} with status {}", sink.options.table,
                             taskId, batch.size(), ch.queue, result.getSendStatus());
                 }
+                ch.storedOffset = result.getQueueOffset();
                 acknowledged(ch, batch.size(), null);
                 send(ch);
             }
@@ -122,6 +156,12 @@ final class RocketMqSinkWriter implements SinkWriter {
                 }
             }
         };
+        if (exactlyOnce && System.nanoTime() - sendDeadlineNanos > 0) {
+            acknowledged(ch, batch.size(), new TimeoutException("table " + sink.options.table + " task " + taskId
+                    + ": publishing a checkpoint's rows took longer than sink.transaction.publish-timeout ("
+                    + sink.publishTimeoutMillis + " ms)"));
+            return false;
+        }
         try {
             if (batch.size() == 1) {
                 sink.producer().send(batch.get(0), ch.queue, callback, sink.sendTimeoutMillis);
@@ -140,7 +180,8 @@ final class RocketMqSinkWriter implements SinkWriter {
 
     private boolean retry(Channel ch, List<Message> batch, long deadline, int attempt, Throwable e) {
         long backoff = RocketMqRetry.backoffMillis(attempt);
-        if (pending.failed() || !RocketMqRetry.isTransient(e) || System.currentTimeMillis() + backoff > deadline) {
+        boolean retriable = exactlyOnce ? RocketMqRetry.isTransientRejection(e) : RocketMqRetry.isTransient(e);
+        if (pending.failed() || !retriable || System.currentTimeMillis() + backoff > deadline) {
             return false;
         }
         if (attempt == 0) {
@@ -180,6 +221,7 @@ final class RocketMqSinkWriter implements SinkWriter {
         final MessageQueue queue;
         final ConcurrentLinkedQueue<List<Message>> ready = new ConcurrentLinkedQueue<>();
         final AtomicBoolean inFlight = new AtomicBoolean();
+        volatile long storedOffset = -1;
         List<Message> building = new ArrayList<>();
         int buildingCount;
         int buildingBytes;

@@ -23,15 +23,17 @@ import java.util.List;
  * @param taskMeta             the engine's bytes (positions, channel table, watermark, sink transactions), opaque here
  * @param history              earlier incarnations of the queue, newest first, at most {@link #HISTORY_SIZE}: how far
  *                             each got before the next one restored from it
+ * @param stageOffset          queue offset of the checkpoint's first stage message ({@link StagedRows}), -1 if none
  */
 public record CommitRecord(long incarnation, long checkpointId, long offset, long baseOffset, long baseBytes,
                            long bytesSinceBase, int checkpointsSinceBase, byte[] taskMeta,
-                           List<PastIncarnation> history) {
+                           List<PastIncarnation> history, long stageOffset) {
 
     /** The message tag of commit records. */
     public static final String TAG = "commit";
     public static final int HISTORY_SIZE = 8;
-    private static final byte FORMAT = 1;
+    /** Format 1 lacks the stage offset; both are read. */
+    private static final byte FORMAT = 2;
 
     /** An incarnation that ended (or was overtaken): its last checkpoint that the next incarnation restored. */
     public record PastIncarnation(long incarnation, long lastCheckpointId) {
@@ -44,6 +46,13 @@ public record CommitRecord(long incarnation, long checkpointId, long offset, lon
             throw new IllegalArgumentException("history of " + history.size() + " incarnations, at most "
                     + HISTORY_SIZE);
         }
+    }
+
+    /** A record of a checkpoint without stage messages. */
+    public CommitRecord(long incarnation, long checkpointId, long offset, long baseOffset, long baseBytes,
+                        long bytesSinceBase, int checkpointsSinceBase, byte[] taskMeta, List<PastIncarnation> history) {
+        this(incarnation, checkpointId, offset, baseOffset, baseBytes, bytesSinceBase, checkpointsSinceBase, taskMeta,
+                history, -1);
     }
 
     /** An incarnation id as logs and errors show it: 16 hex digits. */
@@ -92,14 +101,15 @@ public record CommitRecord(long incarnation, long checkpointId, long offset, lon
             w.writeLong(p.incarnation());
             w.writeLong(p.lastCheckpointId());
         }
+        w.writeLong(stageOffset);
         return w.toByteArray();
     }
 
     public static CommitRecord fromBytes(byte[] bytes) {
         ByteReader r = new ByteReader(bytes);
         int format = r.readByte();
-        if (format != FORMAT) {
-            throw new StateException("commit record of format " + format + ", this engine reads " + FORMAT);
+        if (format != FORMAT && format != 1) {
+            throw new StateException("commit record of format " + format + ", this engine reads 1 and " + FORMAT);
         }
         long incarnation = r.readLong();
         long checkpointId = r.readLong();
@@ -118,11 +128,12 @@ public record CommitRecord(long incarnation, long checkpointId, long offset, lon
         for (int i = 0; i < n; i++) {
             history.add(new PastIncarnation(r.readLong(), r.readLong()));
         }
+        long stageOffset = format == 1 ? -1 : r.readLong();
         if (!r.atEnd()) {
             throw new StateException("commit record with " + (bytes.length - r.position()) + " trailing bytes");
         }
         return new CommitRecord(incarnation, checkpointId, offset, baseOffset, baseBytes, bytesSinceBase,
-                checkpointsSinceBase, taskMeta, history);
+                checkpointsSinceBase, taskMeta, history, stageOffset);
     }
 
     @Override
@@ -130,7 +141,7 @@ public record CommitRecord(long incarnation, long checkpointId, long offset, lon
         return o instanceof CommitRecord c && incarnation == c.incarnation && checkpointId == c.checkpointId
                 && offset == c.offset && baseOffset == c.baseOffset && baseBytes == c.baseBytes
                 && bytesSinceBase == c.bytesSinceBase && checkpointsSinceBase == c.checkpointsSinceBase
-                && Arrays.equals(taskMeta, c.taskMeta) && history.equals(c.history);
+                && Arrays.equals(taskMeta, c.taskMeta) && history.equals(c.history) && stageOffset == c.stageOffset;
     }
 
     @Override
@@ -143,6 +154,6 @@ public record CommitRecord(long incarnation, long checkpointId, long offset, lon
         return "CommitRecord[incarnation=" + hex(incarnation) + ", checkpoint=" + checkpointId + ", offset=" + offset
                 + ", base offset=" + baseOffset + ", base bytes=" + baseBytes + ", bytes since base=" + bytesSinceBase
                 + ", checkpoints since base=" + checkpointsSinceBase + ", task meta=" + taskMeta.length
-                + " bytes, history=" + history + "]";
+                + " bytes, history=" + history + ", stage offset=" + stageOffset + "]";
     }
 }

@@ -14,7 +14,8 @@ import org.apache.rocketmq.common.message.MessageQueue;
  * @param nextOffset  the offset after the claim: the writer's first message must land there, or another writer has
  *                    appended meanwhile
  * @param stats       what the restore read
+ * @param staged      what sink writers kept with the restored checkpoint to publish after it, or null
  */
 public record RestoredState(MessageQueue queue, StoreStateBackend backend, CommitRecord commit, long incarnation,
-                            long nextOffset, RestoreStats stats) {
+                            long nextOffset, RestoreStats stats, StagedRows staged) {
 }

@@ -3,6 +3,7 @@ package dev.rsql.runtime.state.changelog;
 import dev.rsql.runtime.state.store.RawEntryVisitor;
 import dev.rsql.runtime.state.store.StoreStateBackend;
 import dev.rsql.runtime.state.store.StateColumnFamily;
+import dev.rsql.runtime.rocketmq.QueueRangeReader;
 import org.apache.rocketmq.client.producer.MQProducer;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.slf4j.Logger;
@@ -10,12 +11,14 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Makes one task's state durable in its state queue, as the incarnation (one ownership of the queue) that the
  * restore claimed. A {@link #checkpoint} appends the entries changed since the previous checkpoint (or, when due,
  * every entry: a full snapshot that becomes the new base), in messages of about {@link ChangelogSettings#messageBytes}
- * tagged with the incarnation and checkpoint, then a {@link CommitRecord}. Messages are sent one at a time,
+ * tagged with the incarnation and checkpoint, then the sink writers' stage messages ({@link StagedRows}), then a
+ * {@link CommitRecord}. Messages are sent one at a time,
  * synchronously, each retried on transient failures, so they are stored in order; the checkpoint returns once the
  * commit record is.
  *
@@ -74,7 +77,7 @@ public final class StateChangelogWriter {
             throw new IllegalArgumentException("the state of task " + task + " does not track its changes");
         }
         this.queue = restored.queue();
-        this.where = "job=" + job + " task=" + task + " queue=" + StateQueueReader.describe(queue);
+        this.where = "job=" + job + " task=" + task + " queue=" + QueueRangeReader.describe(queue);
         this.sender = new StateQueueSender(producer, settings);
         this.backend = restored.backend();
         this.settings = settings;
@@ -90,14 +93,22 @@ public final class StateChangelogWriter {
         return incarnation;
     }
 
+    /** A checkpoint without stage messages: {@link #checkpoint(long, byte[], Map)}. */
+    public CommitRecord checkpoint(long checkpointId, byte[] taskMeta) throws IOException {
+        return checkpoint(checkpointId, taskMeta, Map.of());
+    }
+
     /**
      * Writes checkpoint {@code checkpointId} (greater than this writer's previous ones) with the engine's
-     * {@code taskMeta} and returns its commit record once stored. Blocks for the sends.
+     * {@code taskMeta} and returns its commit record once stored. Blocks for the sends. {@code staged} holds sink
+     * writers' chunks by writer name, one stage message each, written after the state and before the commit record
+     * ({@link StagedRows}).
      *
      * @throws StateQueueConflictException if another writer appended to the queue
      * @throws IOException                 if a send failed for good; the checkpoint does not count
      */
-    public CommitRecord checkpoint(long checkpointId, byte[] taskMeta) throws IOException {
+    public CommitRecord checkpoint(long checkpointId, byte[] taskMeta, Map<String, List<byte[]>> staged)
+            throws IOException {
         if (failed) {
             throw new IllegalStateException(where + ": an earlier checkpoint failed; restore the state again");
         }
@@ -110,7 +121,7 @@ public final class StateChangelogWriter {
         failed = true; // until the commit record is stored
         for (int attempt = 1; ; attempt++) {
             try {
-                CommitRecord record = write(checkpointId, taskMeta, snapshot, start);
+                CommitRecord record = write(checkpointId, taskMeta, staged, snapshot, start);
                 failed = false;
                 return record;
             } catch (Misplaced m) {
@@ -129,7 +140,8 @@ public final class StateChangelogWriter {
         }
     }
 
-    private CommitRecord write(long checkpointId, byte[] taskMeta, boolean snapshot, long start) throws IOException {
+    private CommitRecord write(long checkpointId, byte[] taskMeta, Map<String, List<byte[]>> staged,
+                               boolean snapshot, long start) throws IOException {
         CheckpointOutput out = new CheckpointOutput(
                 snapshot ? ChangeBatch.Kind.SNAPSHOT : ChangeBatch.Kind.CHANGES, checkpointId);
         if (snapshot) {
@@ -139,12 +151,24 @@ public final class StateChangelogWriter {
             backend.drainChanges(out);
         }
         out.finish();
+        long stageOffset = -1;
+        int sequence = 0;
+        for (Map.Entry<String, List<byte[]>> e : staged.entrySet()) {
+            for (byte[] chunk : e.getValue()) {
+                long offset = send(StageMessage.encode(incarnation, checkpointId, sequence++, e.getKey(), chunk),
+                        StageMessage.TAG);
+                if (stageOffset < 0) {
+                    stageOffset = offset;
+                }
+            }
+        }
         // written for the offset after this checkpoint's last message: stored elsewhere, restores ignore it
         CommitRecord record = snapshot
                 ? new CommitRecord(incarnation, checkpointId, nextOffset, out.firstOffset, out.bytes, 0, 0,
-                        taskMeta, history)
+                        taskMeta, history, stageOffset)
                 : new CommitRecord(incarnation, checkpointId, nextOffset, last.baseOffset(), last.baseBytes(),
-                        last.bytesSinceBase() + out.bytes, last.checkpointsSinceBase() + 1, taskMeta, history);
+                        last.bytesSinceBase() + out.bytes, last.checkpointsSinceBase() + 1, taskMeta, history,
+                        stageOffset);
         long commitOffset = send(record.toBytes(), CommitRecord.TAG);
         last = record;
         wroteCheckpoint = true;

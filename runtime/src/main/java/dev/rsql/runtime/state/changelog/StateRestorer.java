@@ -3,6 +3,7 @@ package dev.rsql.runtime.state.changelog;
 import dev.rsql.runtime.state.StateException;
 import dev.rsql.runtime.state.store.StateStoreFactory;
 import dev.rsql.runtime.state.store.StoreStateBackend;
+import dev.rsql.runtime.rocketmq.QueueRangeReader;
 import org.apache.rocketmq.client.producer.MQProducer;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
@@ -18,6 +19,7 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,7 +32,8 @@ import java.util.function.Function;
  * record before the claim by reading backwards (only commit records: a crash may have left a checkpoint's messages
  * after it), and reads forward from that record's base snapshot up to it, applying in offset order, tombstones
  * included, the entries of every checkpoint whose commit record lies in that range. Entries of a checkpoint without a
- * commit record (cut short by a crash) are skipped; nothing before the base snapshot is read. A commit record stored
+ * commit record (cut short by a crash) are skipped; nothing before the base snapshot is read. The last checkpoint's
+ * stage messages, if any, come back with the state ({@link StagedRows}). A commit record stored
  * past the offset it was written for does not count ({@link CommitRecord#countsAt}): its writer had been fenced off,
  * by this restore's claim, say, and the next incarnation did not restore that checkpoint.
  *
@@ -48,7 +51,7 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
 
     private final MQProducer producer;
     private final StateQueueSender sender;
-    private final StateQueueReader reader;
+    private final QueueRangeReader reader;
     private final ChangelogSettings settings;
 
     /**
@@ -60,7 +63,8 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
                          RPCHook rpcHook, ChangelogSettings settings) throws IOException {
         this.producer = producer;
         this.sender = new StateQueueSender(producer, settings);
-        this.reader = new StateQueueReader(namesrv, consumerGroup, instanceName, rpcHook, settings);
+        this.reader = new QueueRangeReader(namesrv, consumerGroup, instanceName, rpcHook, settings.requestTimeout(),
+                settings.retryTimeout());
         this.settings = settings;
     }
 
@@ -71,7 +75,7 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
     public RestoredState restore(String job, String task, MessageQueue queue, Path workingDir, int keyGroups,
                                  StateStoreFactory stores) throws IOException {
         long start = System.nanoTime();
-        String where = "job=" + job + " task=" + task + " queue=" + StateQueueReader.describe(queue);
+        String where = "job=" + job + " task=" + task + " queue=" + QueueRangeReader.describe(queue);
         Progress progress = new Progress();
         long incarnation = RANDOM.nextLong();
         long claim = sender.send(queue, CLAIM_TAG, CommitRecord.hex(incarnation).getBytes(StandardCharsets.UTF_8),
@@ -79,10 +83,12 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
         awaitReadable(queue, claim, where);
         Located last = findLastCommit(queue, claim, progress, where);
         StoreStateBackend backend = StoreStateBackend.open(stores.open(workingDir, null), keyGroups, null);
+        StagedRows staged = null;
         try {
             if (last != null) {
                 replay(queue, last, backend, progress, where);
-                backend.checkRestoredMetadata("state queue " + StateQueueReader.describe(queue));
+                backend.checkRestoredMetadata("state queue " + QueueRangeReader.describe(queue));
+                staged = staged(queue, last, claim, progress, where);
             }
             backend.enableChangeTracking();
         } catch (IOException | RuntimeException | Error e) {
@@ -95,7 +101,7 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
         if (last == null) {
             LOG.info("{}: incarnation {} claimed the state queue at offset {}; no state before it, starting empty",
                     where, CommitRecord.hex(incarnation), claim);
-            return new RestoredState(queue, backend, null, incarnation, claim + 1, stats);
+            return new RestoredState(queue, backend, null, incarnation, claim + 1, stats, null);
         }
         LOG.info("{}: incarnation {} claimed the state queue at offset {} and restored checkpoint {} of incarnation "
                         + "{} from offsets {} to {}: {} checkpoints, {} entries, {} messages, {} bytes in {} ms", where,
@@ -103,7 +109,7 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
                 CommitRecord.hex(last.record.incarnation()), last.record.baseOffset(), stats.commitOffset(),
                 stats.checkpointsApplied(), stats.entriesApplied(), stats.messagesRead(), stats.bytesRead(),
                 stats.millis());
-        return new RestoredState(queue, backend, last.record, incarnation, claim + 1, stats);
+        return new RestoredState(queue, backend, last.record, incarnation, claim + 1, stats, staged);
     }
 
     /**
@@ -136,7 +142,7 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
         for (long hi = end; hi > min && found[0] == null; hi = Math.max(min, hi - span), span *= 2) {
             reader.read(queue, CommitRecord.TAG, Math.max(min, hi - span), hi, m -> {
                 progress.read(m);
-                Located commit = new Located(m.getQueueOffset(), commitRecord(m, where));
+                Located commit = new Located(m.getQueueOffset(), m.getStoreTimestamp(), commitRecord(m, where));
                 if (commit.counts()) {
                     found[0] = commit;
                 } else {
@@ -158,7 +164,7 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
         Set<CheckpointKey> committed = new HashSet<>();
         reader.read(queue, CommitRecord.TAG, base, last.offset + 1, m -> {
             progress.read(m);
-            Located commit = new Located(m.getQueueOffset(), commitRecord(m, where));
+            Located commit = new Located(m.getQueueOffset(), m.getStoreTimestamp(), commitRecord(m, where));
             if (commit.counts()) {
                 committed.add(new CheckpointKey(commit.record.incarnation(), commit.record.checkpointId()));
             } else {
@@ -210,6 +216,42 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
         }
     }
 
+    /**
+     * The stage messages of the last checkpoint (null if it has none), and how long before the claim at offset
+     * {@code claim} its commit record was stored.
+     */
+    private StagedRows staged(MessageQueue queue, Located last, long claim, Progress progress, String where)
+            throws IOException {
+        CommitRecord record = last.record;
+        if (record.stageOffset() < 0) {
+            return null;
+        }
+        Map<String, List<byte[]>> byOwner = new LinkedHashMap<>();
+        int[] next = {0};
+        reader.read(queue, StageMessage.TAG, record.stageOffset(), last.offset, m -> {
+            progress.read(m);
+            StageMessage.Received s = parse(m, where, StageMessage::parse);
+            if (s.incarnation() != record.incarnation() || s.checkpointId() != record.checkpointId()
+                    || s.sequence() < next[0]) {
+                return; // another checkpoint's, or stored twice
+            }
+            if (s.sequence() > next[0]) {
+                throw new IOException(where + ": stage message #" + next[0] + " of checkpoint "
+                        + record.checkpointId() + " is missing (found #" + s.sequence() + " at offset "
+                        + m.getQueueOffset() + ")");
+            }
+            next[0]++;
+            byOwner.computeIfAbsent(s.owner(), o -> new ArrayList<>()).add(s.chunk());
+        });
+        if (next[0] == 0) {
+            throw new IOException(where + ": no stage message of checkpoint " + record.checkpointId()
+                    + " between offsets " + record.stageOffset() + " and " + last.offset);
+        }
+        long[] claimed = {last.storeTimestamp};
+        reader.read(queue, CLAIM_TAG, claim, claim + 1, m -> claimed[0] = m.getStoreTimestamp());
+        return new StagedRows(byOwner, last.storeTimestamp, Math.max(0, claimed[0] - last.storeTimestamp));
+    }
+
     private static CommitRecord commitRecord(MessageExt m, String where) {
         return parse(m, where, CommitRecord::fromBytes);
     }
@@ -259,10 +301,10 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
 
     @Override
     public boolean claimedBetween(MessageQueue queue, long from, long to, long incarnation) throws IOException {
-        awaitReadable(queue, to - 1, "queue=" + StateQueueReader.describe(queue));
+        awaitReadable(queue, to - 1, "queue=" + QueueRangeReader.describe(queue));
         boolean[] claimed = new boolean[1];
         reader.read(queue, CLAIM_TAG, from, to, m -> claimed[0] |= claimer(m, "queue="
-                + StateQueueReader.describe(queue)) != incarnation);
+                + QueueRangeReader.describe(queue)) != incarnation);
         return claimed[0];
     }
 
@@ -288,14 +330,14 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
             facts.sort((a, b) -> Long.compare(b.getQueueOffset(), a.getQueueOffset()));
             for (MessageExt m : facts) {
                 if (CLAIM_TAG.equals(m.getTags())) {
-                    long claimer = claimer(m, "queue=" + StateQueueReader.describe(queue));
+                    long claimer = claimer(m, "queue=" + QueueRangeReader.describe(queue));
                     if (claimer == incarnation) {
                         return claimedSince ? CheckpointOutcome.ABANDONED : CheckpointOutcome.OPEN;
                     }
                     claimedSince = true;
                     continue;
                 }
-                CommitRecord c = commitRecord(m, "queue=" + StateQueueReader.describe(queue));
+                CommitRecord c = commitRecord(m, "queue=" + QueueRangeReader.describe(queue));
                 if (!c.countsAt(m.getQueueOffset())) {
                     continue;
                 }
@@ -323,7 +365,7 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
         reader.close();
     }
 
-    private record Located(long offset, CommitRecord record) {
+    private record Located(long offset, long storeTimestamp, CommitRecord record) {
 
         boolean counts() {
             return record.countsAt(offset);

@@ -29,6 +29,20 @@ class CommitRecordTest {
                 back.history());
     }
 
+    /** Format 1, written before stage messages existed, is still read: without a stage offset. */
+    @Test
+    void readsTheFormatWithoutStageOffset() {
+        CommitRecord staged = new CommitRecord(3, 4, 5, 6, 7, 8, 9, new byte[] {1}, List.of(), 77);
+        assertEquals(staged, CommitRecord.fromBytes(staged.toBytes()));
+        assertEquals(77, CommitRecord.fromBytes(staged.toBytes()).stageOffset());
+        byte[] v2 = new CommitRecord(3, 4, 5, 6, 7, 8, 9, new byte[] {1}, List.of()).toBytes();
+        byte[] v1 = java.util.Arrays.copyOf(v2, v2.length - Long.BYTES);   // format 1 ends after the history
+        v1[0] = 1;
+        CommitRecord old = CommitRecord.fromBytes(v1);
+        assertEquals(-1, old.stageOffset());
+        assertEquals(4, old.checkpointId());
+    }
+
     @Test
     void historyAfterPutsThisIncarnationFirstAndKeepsTheNewest() {
         List<CommitRecord.PastIncarnation> history = new ArrayList<>();

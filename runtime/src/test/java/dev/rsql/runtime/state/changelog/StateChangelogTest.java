@@ -266,6 +266,43 @@ class StateChangelogTest {
         assertEquals(dump(empty.backend()), dump(restored.backend()));
     }
 
+    /**
+     * Sink writers' chunks staged with a checkpoint come back with it, and only with the last one: one restored from a
+     * checkpoint without stage messages has none. A checkpoint cut short keeps nothing either.
+     */
+    @Test
+    void stagedChunksComeBackWithTheLastCheckpointOnly() throws Exception {
+        MessageQueue q = newQueue();
+        RestoredState empty = restore(q);
+        assertNull(empty.staged());
+        StateChangelogWriter w = writer(empty, settings(100, 1024));
+        KeyedValueState<String> s = empty.backend().valueState("agg", "names", StringSerializer.INSTANCE);
+        s.put(b("k"), NS, "v1");
+        w.checkpoint(1, meta(1), Map.of("sink", List.of(b("old"))));
+        s.put(b("k"), NS, "v2");
+        byte[] big = "y".repeat(3000).getBytes(StandardCharsets.UTF_8);
+        Map<String, List<byte[]>> staged = new java.util.LinkedHashMap<>();
+        staged.put("out", List.of(b("first"), big));
+        staged.put("out#2", List.of(b("dead letters")));
+        CommitRecord second = w.checkpoint(2, meta(2), staged);
+        assertTrue(second.stageOffset() > 0, "the commit record points at its stage messages: " + second);
+
+        RestoredState restored = restore(q);
+        assertEquals("v2", restored.backend().valueState("agg", "names", StringSerializer.INSTANCE).get(b("k"), NS));
+        StagedRows rows = restored.staged();
+        assertEquals(java.util.Set.of("out", "out#2"), rows.byOwner().keySet());
+        List<byte[]> out = rows.byOwner().get("out");
+        assertEquals(2, out.size());
+        assertArrayEquals(b("first"), out.get(0));
+        assertArrayEquals(big, out.get(1));
+        assertArrayEquals(b("dead letters"), rows.byOwner().get("out#2").get(0));
+        assertTrue(rows.millisSinceCommit() >= 0);
+
+        StateChangelogWriter w2 = writer(restored, settings(100, 1024));
+        w2.checkpoint(1, meta(1));
+        assertNull(restore(q).staged(), "the last checkpoint staged nothing");
+    }
+
     /** Drops commit records once told to: a checkpoint cut short between its changes and its commit record. */
     static final class CommitDroppingProducer extends DefaultMQProducer {
         volatile boolean dropCommits;
@@ -598,7 +635,7 @@ class StateChangelogTest {
         }
         MessageQueue badCommit = newQueue();
         byte[] commit = commitAt(0);
-        commit[commit.length - 1] = (byte) 0x80; // a history of -128 incarnations
+        commit[commit.length - 1 - Long.BYTES] = (byte) 0x80; // a history of -128 incarnations (before the stage offset)
         send(badCommit, CommitRecord.TAG, commit);
         StateException e = assertThrows(StateException.class, () -> restore(badCommit));
         assertTrue(e.getMessage().contains("malformed commit message at offset 0"), e.getMessage());
