@@ -11,6 +11,8 @@ import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -89,16 +91,19 @@ class DistributedJobTest extends DistributedJobFixture {
         }
     }
 
-    @Test
-    void twoInstancesShareTheQueuesAndAMovedTaskContinuesItsCounts() throws Exception {
+    /** Both ways a RocketMQ sink after a shuffle is exactly-once: staged rows (the default), half messages. */
+    @ParameterizedTest(name = "sink.transaction.mode = {0}")
+    @ValueSource(strings = {"stage", "half-messages"})
+    void twoInstancesShareTheQueuesAndAMovedTaskContinuesItsCounts(String mode) throws Exception {
         String in = topic("dist_in", QUEUES);
         String windows = topic(in + "_w", 4);
         String totals = topic(in + "_t", 4);
+        String sinkMode = ", 'sink.transaction.mode' = '" + mode + "'";
         String script = eventTable(in)
                 + "CREATE TABLE wc (k VARCHAR, ws TIMESTAMP(3), c BIGINT)\n"
-                + " WITH (type = 'rocketmq', topic = '" + windows + "', keyColumns = 'k');\n"
+                + " WITH (type = 'rocketmq', topic = '" + windows + "', keyColumns = 'k'" + sinkMode + ");\n"
                 + "CREATE TABLE tc (k VARCHAR, c BIGINT, PRIMARY KEY (k) NOT ENFORCED)\n"
-                + " WITH (type = 'rocketmq', topic = '" + totals + "', keyColumns = 'k');\n"
+                + " WITH (type = 'rocketmq', topic = '" + totals + "', keyColumns = 'k'" + sinkMode + ");\n"
                 + "INSERT INTO wc SELECT k, window_start, COUNT(*)\n"
                 + " FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '2' SECOND))\n"
                 + " GROUP BY k, window_start, window_end;\n"

@@ -60,6 +60,7 @@ final class RocketMqStagedSinkWriter implements SinkWriter, SinkStage.Participan
      * a queue, by store times: room for the clocks of the brokers holding the state and the sink's topic to differ.
      */
     private static final long SCAN_MARGIN_MILLIS = 60_000;
+    private static final long END_OFFSET_MAX_AGE_MILLIS = 60_000;
 
     private final RocketMqSink sink;
     private final RocketMqRowMessages messages;
@@ -68,8 +69,8 @@ final class RocketMqStagedSinkWriter implements SinkWriter, SinkStage.Participan
     private final String taskId;
     private final RocketMqSinkWriter publisher;
     private final CoalescedUpserts coalesced;   // null unless a key's changes are coalesced per checkpoint
-    /** Per queue, an offset that no later message of this writer can be stored below. */
-    private final Map<MessageQueue, Long> floors = new HashMap<>();
+    /** Per queue, its end offset and when it was read: {offset, millis}. */
+    private final Map<MessageQueue, long[]> endOffsets = new HashMap<>();
 
     // The open transaction's rows, encoded in write order: sealed blocks, then the one being filled.
     private String transaction;
@@ -203,19 +204,19 @@ final class RocketMqStagedSinkWriter implements SinkWriter, SinkStage.Participan
         return chunks;
     }
 
-    /** An offset of {@code queue} that this writer's next messages there will be stored at or after. */
+    /**
+     * An offset of {@code queue} that this writer's next messages there will be stored at or after: its last stored
+     * batch there, or the queue's end, read at most {@value #END_OFFSET_MAX_AGE_MILLIS} ms ago, if later. A
+     * recovery reads the queue from there, so it should not be far behind.
+     */
     private long floor(MessageQueue queue) throws Exception {
-        long stored = publisher.storedOffset(queue);
-        if (stored >= 0) {
-            floors.put(queue, stored);
-            return stored;
+        long now = System.currentTimeMillis();
+        long[] end = endOffsets.get(queue);
+        if (end == null || now - end[1] > END_OFFSET_MAX_AGE_MILLIS) {
+            end = new long[] {sink.producer().maxOffset(queue), now};
+            endOffsets.put(queue, end);
         }
-        Long known = floors.get(queue);
-        if (known == null) {
-            known = sink.producer().maxOffset(queue);
-            floors.put(queue, known);
-        }
-        return known;
+        return Math.max(end[0], publisher.storedOffset(queue));
     }
 
     @Override
