@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * Lets a sink writer keep a transaction's rows with its task's checkpoint and publish them only once the checkpoint
- * is recorded: exactly-once output without the external system's transactions. A task whose checkpoint cannot keep
- * rows gives none ({@link SinkWriterContext#sinkStage}).
+ * is recorded ({@link SinkWriter#commit}): exactly-once output without the external system's transactions. A task
+ * whose checkpoint cannot keep rows gives none ({@link SinkWriterContext#sinkStage}).
  *
  * <p>A crash between recording a checkpoint and publishing all its rows leaves some unpublished; the task that
  * restores the checkpoint hands its writer what it staged ({@link #join}), and the writer publishes what is missing
@@ -13,7 +13,8 @@ import java.util.List;
  */
 public interface SinkStage {
 
-    /** What a joined writer does at its task's checkpoints; called on the task's thread. */
+    /** What a joined writer gives its task's checkpoints; called on the task's thread. */
+    @FunctionalInterface
     interface Participant {
 
         /**
@@ -21,9 +22,6 @@ public interface SinkStage {
          * SinkWriter#flush}): the bytes to keep with it, from which the writer can publish the transaction's rows.
          */
         List<byte[]> stage(String transactionId) throws Exception;
-
-        /** The checkpoint is recorded: publish the transaction's rows. May return before they are stored. */
-        void publish(String transactionId) throws Exception;
     }
 
     /**

@@ -177,6 +177,13 @@ final class RecordErrorHandler {
         }
     }
 
+    /** Makes the dead letters written under {@code transactionId} visible (see {@link SinkWriter#commit}). */
+    void commit(String transactionId) throws Exception {
+        if (deadLetter != null) {
+            deadLetter.commit(transactionId);
+        }
+    }
+
     void close() throws Exception {
         if (deadLetter != null) {
             deadLetter.close();

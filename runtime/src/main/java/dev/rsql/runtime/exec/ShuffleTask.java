@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * state queue before it reads anything. A checkpoint (its own, no barrier) flushes what it produced, writes the
  * state's changes, the sinks' rows of the checkpoint ({@link TaskSinkStages}) and a commit record — the shuffle
  * offset to resume from, every channel's last sequence, the watermark — and then commits the sinks' transaction of
- * that checkpoint (publishes the staged rows). A row a channel sends again after a crash
+ * that checkpoint, the dead letters' included. A row a channel sends again after a crash
  * upstream is dropped by its sequence ({@link ShuffleInput}).
  */
 final class ShuffleTask extends Task implements ShuffleInput.Handler {
@@ -179,7 +179,7 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
         for (SinkOperator sink : topology.sinkOperators()) {
             sink.commit(committing);
         }
-        stages.publish(committing);
+        errors.commit(committing);
         publishedOffset = position;
         queue.commit(position);
         LOG.debug("job={} task={} checkpoint {} at offset {}", services.jobName(), this.id, id, position);

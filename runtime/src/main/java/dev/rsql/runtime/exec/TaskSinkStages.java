@@ -12,24 +12,26 @@ import java.util.Map;
 
 /**
  * The sink stages of one shuffle task ({@link SinkStage}): collects its writers' chunks for each checkpoint's stage
- * messages, has them publish once the commit record is stored, and hands each writer what it staged with the restored
- * checkpoint. A writer is known by its table's name, followed by {@code #2}, {@code #3}... for further writers of the
+ * messages and hands each writer what it staged with the restored checkpoint (the writers publish when the task
+ * commits them). A writer is known by its table's name, followed by {@code #2}, {@code #3}... for further writers of the
  * same table in the task (a sink and a side output, say), in the order they join, which the plan fixes.
  */
 final class TaskSinkStages {
 
-    private final String taskId;
-    private final CommitRecord restored;      // null: the task started empty
     private final StagedRows staged;          // null: the restored checkpoint has no stage messages
+    private final String stagedTransaction;   // the restored checkpoint's transaction, if it has stage messages
     private final Map<String, Integer> writersPerTable = new HashMap<>();
     private final Map<String, SinkStage.Participant> participants = new LinkedHashMap<>();
     private final Runnable checkpointRequest;
 
-    /** {@code checkpointRequest} has the task take a checkpoint soon. */
+    /**
+     * {@code restored} is the task's restored checkpoint (null: it started empty) and {@code staged} its stage
+     * messages; {@code checkpointRequest} has the task take a checkpoint soon.
+     */
     TaskSinkStages(String taskId, CommitRecord restored, StagedRows staged, Runnable checkpointRequest) {
-        this.taskId = taskId;
-        this.restored = restored;
         this.staged = staged;
+        this.stagedTransaction = staged == null ? null
+                : TaskTransaction.id(taskId, restored.incarnation(), restored.checkpointId());
         this.checkpointRequest = checkpointRequest;
     }
 
@@ -42,9 +44,8 @@ final class TaskSinkStages {
             public Recovered join(Participant participant) {
                 participants.put(owner, participant);
                 List<byte[]> chunks = staged == null ? null : staged.byOwner().get(owner);
-                return chunks == null ? null : new Recovered(
-                        TaskTransaction.id(taskId, restored.incarnation(), restored.checkpointId()), chunks,
-                        staged.committedAtMillis(), staged.millisSinceCommit());
+                return chunks == null ? null : new Recovered(stagedTransaction, chunks, staged.committedAtMillis(),
+                        staged.millisSinceCommit());
             }
 
             @Override
@@ -64,12 +65,5 @@ final class TaskSinkStages {
             }
         }
         return chunks;
-    }
-
-    /** The checkpoint ending {@code transactionId} is recorded. */
-    void publish(String transactionId) throws Exception {
-        for (SinkStage.Participant p : participants.values()) {
-            p.publish(transactionId);
-        }
     }
 }

@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -188,12 +189,12 @@ final class RocketMqStagedSinkWriter implements SinkWriter, SinkStage.Participan
             head.writeVarInt(q.getQueueId());
             head.writeVarLong(floor(q));
         }
+        byte[] header = head.toByteArray();
         List<byte[]> chunks = new ArrayList<>(blocks.size());
         for (byte[] b : blocks) {
-            ByteWriter chunk = new ByteWriter(head.position() + b.length);
-            chunk.writeBytes(head.toByteArray());
-            chunk.writeBytes(b);
-            chunks.add(chunk.toByteArray());
+            byte[] chunk = Arrays.copyOf(header, header.length + b.length);
+            System.arraycopy(b, 0, chunk, header.length, b.length);
+            chunks.add(chunk);
         }
         blocks.clear();
         queueIndex.clear();
@@ -219,8 +220,9 @@ final class RocketMqStagedSinkWriter implements SinkWriter, SinkStage.Participan
         return Math.max(end[0], publisher.storedOffset(queue));
     }
 
+    /** Publishes the rows staged for {@code transactionId}, whose checkpoint is recorded; returns before they are stored. */
     @Override
-    public void publish(String transactionId) throws Exception {
+    public void commit(String transactionId) throws Exception {
         if (staged.isEmpty() || !transactionId.equals(stagedTransaction)) {
             return;
         }

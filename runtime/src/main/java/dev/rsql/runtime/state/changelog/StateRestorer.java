@@ -189,13 +189,8 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
                 return; // cut short before its commit record
             }
             int expected = nextSequence.getOrDefault(checkpoint, 0);
-            if (batch.sequence() < expected) {
-                return; // stored twice: a send retried after a timeout had arrived after all
-            }
-            if (batch.sequence() > expected) {
-                throw new IOException(where + ": message #" + expected + " of checkpoint " + batch.checkpointId()
-                        + " of incarnation " + CommitRecord.hex(batch.incarnation()) + " is missing (found #"
-                        + batch.sequence() + " at offset " + m.getQueueOffset() + ")");
+            if (!isNext(batch.sequence(), expected, m, "message", batch.incarnation(), batch.checkpointId(), where)) {
+                return;
             }
             if (expected == 0) {
                 progress.checkpoints++;
@@ -232,13 +227,8 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
             progress.read(m);
             StageMessage.Received s = parse(m, where, StageMessage::parse);
             if (s.incarnation() != record.incarnation() || s.checkpointId() != record.checkpointId()
-                    || s.sequence() < next[0]) {
+                    || !isNext(s.sequence(), next[0], m, "stage message", s.incarnation(), s.checkpointId(), where)) {
                 return; // another checkpoint's, or stored twice
-            }
-            if (s.sequence() > next[0]) {
-                throw new IOException(where + ": stage message #" + next[0] + " of checkpoint "
-                        + record.checkpointId() + " is missing (found #" + s.sequence() + " at offset "
-                        + m.getQueueOffset() + ")");
             }
             next[0]++;
             byOwner.computeIfAbsent(s.owner(), o -> new ArrayList<>()).add(s.chunk());
@@ -250,6 +240,20 @@ public final class StateRestorer implements AutoCloseable, StateChangelogWriter.
         long[] claimed = {last.storeTimestamp};
         reader.read(queue, CLAIM_TAG, claim, claim + 1, m -> claimed[0] = m.getStoreTimestamp());
         return new StagedRows(byOwner, last.storeTimestamp, Math.max(0, claimed[0] - last.storeTimestamp));
+    }
+
+    /**
+     * Whether message {@code m}, number {@code sequence} of its checkpoint, is the one expected next: false for one
+     * stored twice (a send retried after a timeout had arrived after all); one further on means one is missing.
+     */
+    private static boolean isNext(int sequence, int expected, MessageExt m, String what, long incarnation,
+                                  long checkpointId, String where) throws IOException {
+        if (sequence > expected) {
+            throw new IOException(where + ": " + what + " #" + expected + " of checkpoint " + checkpointId
+                    + " of incarnation " + CommitRecord.hex(incarnation) + " is missing (found #" + sequence
+                    + " at offset " + m.getQueueOffset() + ")");
+        }
+        return sequence == expected;
     }
 
     private static CommitRecord commitRecord(MessageExt m, String where) {

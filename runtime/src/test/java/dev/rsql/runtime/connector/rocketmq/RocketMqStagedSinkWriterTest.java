@@ -65,7 +65,7 @@ class RocketMqStagedSinkWriterTest {
             w.flush();
             assertEquals(1, stage.participant.stage("T1").size(), "one chunk for 1,000 small rows");
             assertEquals(0, storedCount(topic), "nothing is visible before the checkpoint is recorded");
-            stage.participant.publish("T1");
+            w.commit("T1");
 
             ctx.transactionId = "T2";   // rows of the next checkpoint while T1's are published
             for (; id < 1_300; id++) {
@@ -75,7 +75,7 @@ class RocketMqStagedSinkWriterTest {
             await(Duration.ofSeconds(10), () -> storedCount(topic) >= 1_000, () -> "T1's rows, got "
                     + storedCount(topic));
             stage.participant.stage("T2");
-            stage.participant.publish("T2");
+            w.commit("T2");
             w.close();
 
             List<MessageExt> messages = readAll(topic);
@@ -122,7 +122,7 @@ class RocketMqStagedSinkWriterTest {
             }
             first.flush();
             partial.participant.stage("X");
-            partial.participant.publish("X");
+            first.commit("X");
             first.close();
             staging.close();     // the crash: the 560 other rows are not published
             await(Duration.ofSeconds(10), () -> storedCount(topic) >= 40, () -> "40 rows, got " + storedCount(topic));
