@@ -6,7 +6,7 @@ import dev.rsql.runtime.exec.shuffle.ShuffleCodec;
 import dev.rsql.runtime.exec.shuffle.ShuffleInput;
 import dev.rsql.runtime.graph.FunctionException;
 import dev.rsql.runtime.operator.SinkOperator;
-import dev.rsql.runtime.rocketmq.QueuePause;
+import dev.rsql.runtime.rocketmq.QueueBackpressure;
 import dev.rsql.runtime.state.changelog.StateChangelogWriter;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageExt;
@@ -29,7 +29,7 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
 
     private static final Logger LOG = LoggerFactory.getLogger(ShuffleTask.class);
 
-    /** Messages polled for the task but not yet read, beyond which the queue's fetching pauses. */
+    /** Messages polled for the task but not yet read, beyond which the poll thread waits ({@link QueueBackpressure}). */
     static final int INBOX_LIMIT = 64;
 
     /** How the task's shuffle queue is fed and acknowledged. */
@@ -50,7 +50,7 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
     private final TaskSinkStages stages;
     private final ConcurrentLinkedQueue<MessageExt> inbox = new ConcurrentLinkedQueue<>();
     private final AtomicInteger buffered = new AtomicInteger();
-    private final QueuePause pause;
+    private final QueueBackpressure backpressure;
 
     // Owned by the task thread.
     private long nextOffset;
@@ -71,8 +71,8 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
         this.publishedOffset = nextOffset;
         this.transaction = transaction;
         this.stages = stages;
-        this.pause = new QueuePause(() -> buffered.get() >= INBOX_LIMIT, () -> buffered.get() <= INBOX_LIMIT / 2,
-                queue::pause, queue::resume);
+        this.backpressure = new QueueBackpressure(() -> buffered.get() >= INBOX_LIMIT && isRunning(),
+                () -> buffered.get() <= INBOX_LIMIT / 2, queue::pause, queue::resume, QueueBackpressure.ROOM_WAIT);
     }
 
     /** The incarnation (one ownership of the state queue) the task's checkpoints belong to. */
@@ -85,7 +85,10 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
         return transaction.committedCheckpoint();
     }
 
-    /** Takes messages of the task's queue, in offset order (from the poll thread). */
+    /**
+     * Takes messages of the task's queue, in offset order (from the poll thread); returns once the inbox has room for
+     * more, or with the queue paused.
+     */
     void offer(List<MessageExt> messages) {
         String max = messages.get(messages.size() - 1).getProperty(MessageConst.PROPERTY_MAX_OFFSET);
         if (max != null) {
@@ -93,8 +96,8 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
         }
         inbox.addAll(messages);
         buffered.addAndGet(messages.size());
-        pause.pauseIfFull();
         wakeUp();
+        backpressure.awaitRoom();
     }
 
     @Override
@@ -113,7 +116,7 @@ final class ShuffleTask extends Task implements ShuffleInput.Handler {
         }
         if (n > 0) {
             buffered.addAndGet(-n);
-            pause.resumeIfDrained();
+            backpressure.taken();
         }
         return n;
     }

@@ -4,7 +4,7 @@ import dev.rsql.runtime.connector.ReaderOutput;
 import dev.rsql.runtime.connector.ShardReader;
 import dev.rsql.runtime.format.DecodeException;
 import dev.rsql.runtime.format.RowDecoder;
-import dev.rsql.runtime.rocketmq.QueuePause;
+import dev.rsql.runtime.rocketmq.QueueBackpressure;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
@@ -19,9 +19,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Reads one message queue assigned to this process. The source's poller thread {@link #offer}s polled messages into a
  * bounded buffer ({@code scan.queue-buffer-size} messages / {@code scan.queue-buffer-bytes}); the task thread decodes
- * them in {@link #read}. When the buffer is full the queue is paused at the consumer and resumed once the task has
- * drained half of it, so a slow task holds back only its own queue. (Beyond the limit the buffer holds at most the
- * pulls already under way, and the client caches at most {@code pullThresholdForQueue} more messages.)
+ * them in {@link #read}. When the buffer is full the poller waits for the task to make room; a task that makes none
+ * within {@link QueueBackpressure#ROOM_WAIT} has its queue paused at the consumer until it has drained half of the
+ * buffer, so a slow task holds back only its own queue. (Beyond the limit the buffer holds at most the pulls already
+ * under way, and the client caches at most {@code pullThresholdForQueue} more messages.)
  *
  * <p>The buffer keeps each message's offset and body ({@link PolledMessages}), and the whole message only when a
  * metadata column reads it.
@@ -44,7 +45,7 @@ final class RocketMqShardReader implements ShardReader {
     private final AtomicInteger buffered = new AtomicInteger();
     private final AtomicLong bufferedBytes = new AtomicLong();
     private final AtomicBoolean waiting = new AtomicBoolean();
-    private final QueuePause pause;
+    private final QueueBackpressure backpressure;
     private volatile Runnable availabilityListener;
     private volatile boolean revoked;
     private volatile boolean closed;
@@ -68,7 +69,7 @@ final class RocketMqShardReader implements ShardReader {
         this.capacity = capacity;
         this.capacityBytes = capacityBytes;
         // Resumed at half, not when empty, so the task has work while the client comes back to the queue.
-        this.pause = new QueuePause(
+        this.backpressure = new QueueBackpressure(
                 () -> !closed && !revoked && (buffered.get() >= capacity || bufferedBytes.get() >= capacityBytes),
                 () -> buffered.get() <= capacity / 2 && bufferedBytes.get() <= capacityBytes / 2,
                 () -> source.pause(queue),
@@ -76,7 +77,8 @@ final class RocketMqShardReader implements ShardReader {
                     if (!revoked && !closed) {
                         source.resume(queue);
                     }
-                });
+                },
+                QueueBackpressure.ROOM_WAIT);
     }
 
     static String shardId(MessageQueue queue) {
@@ -107,13 +109,13 @@ final class RocketMqShardReader implements ShardReader {
                 // status only
             }
         }
-        pause.pauseIfFull();
         if (waiting.compareAndSet(true, false)) {
             Runnable l = availabilityListener;
             if (l != null) {
                 l.run();
             }
         }
+        backpressure.awaitRoom();
         return true;
     }
 
@@ -155,7 +157,7 @@ final class RocketMqShardReader implements ShardReader {
                 }
                 buffered.addAndGet(-batch.count());
                 bufferedBytes.addAndGet(-batch.bytes());
-                pause.resumeIfDrained();
+                backpressure.taken();
             }
             batch.advance();
             long offset = batch.offset();

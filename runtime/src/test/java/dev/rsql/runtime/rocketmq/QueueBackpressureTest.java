@@ -2,6 +2,9 @@ package dev.rsql.runtime.rocketmq;
 
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -9,8 +12,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** A queue is paused once when its buffer fills, resumed once when it drains, and never left paused by a race. */
-class QueuePauseTest {
+/**
+ * A poll thread waits for a reader that makes room and pauses the queue of one that does not; a paused queue is
+ * resumed once when the buffer drains, and never left paused by a race.
+ */
+class QueueBackpressureTest {
 
     private static final int LIMIT = 64;
 
@@ -19,32 +25,63 @@ class QueuePauseTest {
     private final AtomicInteger resumes = new AtomicInteger();
     /** A pause of a paused queue or a resume of a running one. */
     private final AtomicBoolean unmatched = new AtomicBoolean();
-    private final QueuePause pause = new QueuePause(() -> buffered.get() >= LIMIT, () -> buffered.get() <= LIMIT / 2,
-            () -> unmatched.compareAndSet(false, pauses.incrementAndGet() - resumes.get() != 1),
-            () -> unmatched.compareAndSet(false, pauses.get() - resumes.incrementAndGet() != 0));
+
+    private QueueBackpressure backpressure(Duration maxWait) {
+        return new QueueBackpressure(() -> buffered.get() >= LIMIT, () -> buffered.get() <= LIMIT / 2,
+                () -> unmatched.compareAndSet(false, pauses.incrementAndGet() - resumes.get() != 1),
+                () -> unmatched.compareAndSet(false, pauses.get() - resumes.incrementAndGet() != 0), maxWait);
+    }
 
     @Test
-    void pausesWhenFullAndResumesAtHalf() {
+    void pausesAFullQueueOnceAndResumesItAtHalf() {
+        QueueBackpressure b = backpressure(Duration.ZERO);
         buffered.set(LIMIT - 1);
-        pause.pauseIfFull();
-        pause.resumeIfDrained();
+        b.awaitRoom();
+        b.taken();
         assertEquals(0, pauses.get() + resumes.get(), "neither full nor paused");
         buffered.set(LIMIT);
-        pause.pauseIfFull();
-        pause.pauseIfFull();
+        b.awaitRoom();
+        b.awaitRoom();
         assertEquals(1, pauses.get());
         buffered.set(LIMIT / 2 + 1);
-        pause.resumeIfDrained();
+        b.taken();
         assertEquals(0, resumes.get(), "not drained enough");
         buffered.set(LIMIT / 2);
-        pause.resumeIfDrained();
-        pause.resumeIfDrained();
+        b.taken();
+        b.taken();
+        assertEquals(1, resumes.get());
+        assertFalse(unmatched.get());
+    }
+
+    @Test
+    void aPollThreadWaitsForAReaderThatMakesRoomInsteadOfPausing() throws Exception {
+        QueueBackpressure b = backpressure(Duration.ofMinutes(5));
+        buffered.set(LIMIT + 10);
+        CompletableFuture<Void> poll = CompletableFuture.runAsync(b::awaitRoom);
+        while (buffered.get() >= LIMIT) {
+            assertFalse(poll.isDone(), "returned with the buffer full");
+            buffered.decrementAndGet();
+            b.taken();
+        }
+        poll.get(30, TimeUnit.SECONDS);
+        assertEquals(0, pauses.get(), "paused a queue whose reader made room");
+    }
+
+    @Test
+    void aReaderThatMakesNoRoomHasItsQueuePaused() throws Exception {
+        QueueBackpressure b = backpressure(Duration.ofMillis(50));
+        buffered.set(LIMIT);
+        CompletableFuture.runAsync(b::awaitRoom).get(30, TimeUnit.SECONDS);
+        assertEquals(1, pauses.get());
+        buffered.set(0);
+        b.taken();
         assertEquals(1, resumes.get());
         assertFalse(unmatched.get());
     }
 
     @Test
     void aPollThreadAndAReaderNeverLeaveADrainedQueuePaused() throws Exception {
+        QueueBackpressure b = backpressure(Duration.ofNanos(1000));
         int messages = 200_000;
         Thread poller = new Thread(() -> {
             for (int i = 0; i < messages; i++) {
@@ -52,7 +89,7 @@ class QueuePauseTest {
                     Thread.onSpinWait();   // a paused queue gets no polls
                 }
                 buffered.incrementAndGet();
-                pause.pauseIfFull();
+                b.awaitRoom();
             }
         });
         poller.start();
@@ -62,7 +99,7 @@ class QueuePauseTest {
                 buffered.decrementAndGet();
                 read++;
             }
-            pause.resumeIfDrained();
+            b.taken();
         }
         poller.join();
         assertEquals(messages, read);
