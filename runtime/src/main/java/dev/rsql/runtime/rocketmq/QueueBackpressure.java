@@ -35,7 +35,7 @@ public final class QueueBackpressure {
     /**
      * @param full    whether the buffer is full (wait, then pause); false also for a reader that is closing
      * @param drained whether the buffer has room enough to resume
-     * @param maxWait how long {@link #awaitRoom} waits before it pauses the queue
+     * @param maxWait how long {@link #awaitRoom} waits before it pauses the queue; zero pauses at once
      */
     public QueueBackpressure(BooleanSupplier full, BooleanSupplier drained, Runnable pause, Runnable resume,
                              Duration maxWait) {
@@ -52,6 +52,10 @@ public final class QueueBackpressure {
      */
     public void awaitRoom() {
         if (paused || !full.getAsBoolean()) {
+            return;
+        }
+        if (maxWaitNanos == 0) {
+            pauseIfFull();
             return;
         }
         long deadline = System.nanoTime() + maxWaitNanos;

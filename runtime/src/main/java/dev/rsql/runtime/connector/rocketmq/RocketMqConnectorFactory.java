@@ -47,8 +47,7 @@ import java.util.Set;
  *       more than what followed the last checkpoint.</li>
  *   <li>{@code scan.pull-batch-size} / {@code pullBatchSize} (default 256), {@code scan.pull-threads} (default 20),
  *       {@code scan.queue-buffer-size} / {@code scan.queue-buffer-bytes} (what is buffered per queue before the
- *       poll thread waits for the task to read, and pauses the queue if it does not; default 16384 messages /
- *       8 MiB).</li>
+ *       queue is paused; default 16384 messages / 8 MiB).</li>
  * </ul>
  * Commits happen at the engine's checkpoints, after the sinks are flushed: the committed offset of a queue is the
  * next offset to read, stored synchronously on the broker in the consumer group.

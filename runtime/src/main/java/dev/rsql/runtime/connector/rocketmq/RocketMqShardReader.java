@@ -9,6 +9,7 @@ import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -19,10 +20,12 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Reads one message queue assigned to this process. The source's poller thread {@link #offer}s polled messages into a
  * bounded buffer ({@code scan.queue-buffer-size} messages / {@code scan.queue-buffer-bytes}); the task thread decodes
- * them in {@link #read}. When the buffer is full the poller waits for the task to make room; a task that makes none
- * within {@link QueueBackpressure#ROOM_WAIT} has its queue paused at the consumer until it has drained half of the
- * buffer, so a slow task holds back only its own queue. (Beyond the limit the buffer holds at most the pulls already
- * under way, and the client caches at most {@code pullThresholdForQueue} more messages.)
+ * them in {@link #read}. When the buffer is full the queue is paused at the consumer at once and resumed once the task
+ * has drained half of it, so a slow task holds back only its own queue. (Beyond the limit the buffer holds at most the
+ * pulls already under way, and the client caches at most {@code pullThresholdForQueue} more messages.) Unlike a
+ * shuffle task's small inbox, half a buffer here is work enough for most of the second the client takes to come back
+ * to a resumed queue, and the tasks of a source's queues share workers; waiting for room instead cost a wake-up per
+ * poll and measured slower.
  *
  * <p>The buffer keeps each message's offset and body ({@link PolledMessages}), and the whole message only when a
  * metadata column reads it.
@@ -78,7 +81,7 @@ final class RocketMqShardReader implements ShardReader {
                         source.resume(queue);
                     }
                 },
-                QueueBackpressure.ROOM_WAIT);
+                Duration.ZERO);
     }
 
     static String shardId(MessageQueue queue) {
