@@ -10,10 +10,11 @@ import java.util.function.BooleanSupplier;
  * at the consumer, so that a stuck reader holds back only its own queue, and resumed once the reader has drained the
  * buffer enough ({@link #taken}).
  *
- * <p>Waiting is the normal case because the client looks at a paused queue again only a second after it is resumed:
- * a reader that drains its buffer faster than that would sit idle after every pause, and a backlog would be read in
- * bursts. "Drained" should therefore leave the reader work for that second (half the buffer, say) rather than mean
- * empty.
+ * <p>The client looks at a paused queue again only a second after it is resumed. A reader that drains its buffer
+ * faster than that (a shuffle task's inbox of a few dozen large messages) should wait, or it sits idle after every
+ * pause. A reader whose half buffer is most of a second's work (a source's) can pause at once, with a wait of zero:
+ * waiting would cost the poll thread a wake-up per poll. Either way "drained" should leave the reader work for that
+ * second (half the buffer, say) rather than mean empty.
  *
  * <p>Pause and resume decide under one lock and check the buffer again there; otherwise a resume could slip in just
  * before a pause, and the queue would fetch while it counted as paused, with nothing left to bound the buffer.
