@@ -77,6 +77,9 @@ class RocketMqStagedSinkWriterTest {
             stage.participant.stage("T2");
             w.commit("T2");
             w.close();
+            // Sent is stored, but readers see a message only once the broker has indexed it.
+            await(Duration.ofSeconds(10), () -> storedCount(topic) >= 1_300, () -> "all rows, got "
+                    + storedCount(topic));
 
             List<MessageExt> messages = readAll(topic);
             assertEquals(1_300, messages.size(), "each row once");
