@@ -40,11 +40,13 @@ if [ -f "$RSQL_HOME/lib/rsql.jsa" ] && [ "${RSQL_CDS:-on}" != off ]; then
   RSQL_JAVA_OPTS="$RSQL_JAVA_OPTS -XX:SharedArchiveFile=$RSQL_HOME/lib/rsql.jsa -Xshare:auto -Xlog:cds=off,cds+dynamic=off"
 fi
 
-# Processes that run jobs: C2 compiles a method after four times the usual calls or loop iterations. Planning a
-# script makes hundreds of the planner's methods warm enough for C2, whose compilations then took most of the CPU
-# before the first record and competed with the job's first seconds; a job's own hot paths pass the higher
-# thresholds within a fraction of a second. Before RSQL_JAVA_OPTS, so that a setting in JAVA_OPTS wins.
-RSQL_JOB_JIT="-XX:Tier4InvocationThreshold=20000 -XX:Tier4CompileThreshold=25000 -XX:Tier4BackEdgeThreshold=200000"
+# Processes that run jobs: C2 compiles a method only after about twenty times the usual calls or loop iterations.
+# Planning a script makes hundreds of the planner's methods warm enough for C2, whose compilations then took most of
+# the CPU before the first record and competed with the job's first seconds; a job's own hot paths pass the higher
+# thresholds within a second or two at the rates where their code matters. With four times the usual thresholds, C2
+# still took about a quarter of the CPU before a 40-INSERT script's first record. Before RSQL_JAVA_OPTS, so that a
+# setting in JAVA_OPTS wins.
+RSQL_JOB_JIT="-XX:Tier4InvocationThreshold=100000 -XX:Tier4CompileThreshold=125000 -XX:Tier4BackEdgeThreshold=1000000"
 
 # Prints every job name under jobs/: jobs/x.sql is x, jobs/ns/y.sql is ns/y.
 rsql_list_jobs() {

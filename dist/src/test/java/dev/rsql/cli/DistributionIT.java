@@ -218,7 +218,7 @@ class DistributionIT {
         assertEquals("1", tieredStopAtLevel(exec(home, flags, 60, "bin/rsql", "status", "it/jit")));
         Result run = exec(home, flags, 180, "bin/rsql", "run", "it/jit");
         assertEquals("4", tieredStopAtLevel(run));
-        assertEquals("20000", flag(run, "Tier4InvocationThreshold"), "jobs: C2 after more calls");
+        assertEquals("100000", flag(run, "Tier4InvocationThreshold"), "jobs: C2 after more calls");
         assertEquals("5000", flag(exec(home, flags, 60, "bin/rsql", "status", "it/jit"), "Tier4InvocationThreshold"));
         // a setting of the user's own wins
         assertEquals("4", tieredStopAtLevel(exec(home, Map.of("JAVA_OPTS", "-XX:+PrintFlagsFinal -XX:TieredStopAtLevel=4"),
