@@ -88,8 +88,9 @@ LEVEL = re.compile(r'^\S+ \S+ (WARN|ERROR) ')
 
 
 class Bench:
-    def __init__(self, a):
+    def __init__(self, a, work_dir=DIR):
         self.a = a
+        self.dir = work_dir     # logs, scripts, the broker's data
         self.home = os.path.abspath(a.home)
         self.namesrv = '127.0.0.1:%d' % a.namesrv_port
         java_home = os.environ.get('JAVA_HOME')
@@ -108,7 +109,7 @@ class Bench:
 
     def tool_cmd(self, *args):
         return [self.java, '-Xmx512m', '-Drmq.logback.configurationFile=%s/conf/rocketmq-logback.xml' % self.home,
-                '-Drsql.rocketmq.log.dir=%s' % os.path.join(DIR, 'rocketmq'), '-Drsql.rocketmq.log.name=mqtool',
+                '-Drsql.rocketmq.log.dir=%s' % os.path.join(self.dir, 'rocketmq'), '-Drsql.rocketmq.log.name=mqtool',
                 '-cp', os.path.join(self.home, 'lib', '*'), TOOL, args[0], self.namesrv, *args[1:]]
 
     def start_broker(self):
@@ -116,11 +117,11 @@ class Bench:
             with socket.socket() as s:
                 if s.connect_ex(('127.0.0.1', port)) == 0:
                     sys.exit('port %d is in use: choose others with --namesrv-port / --broker-port' % port)
-        shutil.rmtree(os.path.join(DIR, 'broker'), ignore_errors=True)
+        shutil.rmtree(os.path.join(self.dir, 'broker'), ignore_errors=True)
         log = os.path.join(self.home, 'log', 'broker.log')
         ready = lambda: open(log).read().count('RocketMQ ready') if os.path.exists(log) else 0
         before = ready()
-        cmd = [os.path.join(self.home, 'bin', 'broker.sh'), 'start', '--dir', os.path.join(DIR, 'broker'),
+        cmd = [os.path.join(self.home, 'bin', 'broker.sh'), 'start', '--dir', os.path.join(self.dir, 'broker'),
                '--port', str(self.a.namesrv_port), '--broker-port', str(self.a.broker_port)]
         out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True).stdout
         print(out.strip())
@@ -145,14 +146,14 @@ class Bench:
 
     def instance(self, script, job, inst, extra=()):
         """Starts `bin/rsql run` for one instance of a distributed job; returns (process, log path)."""
-        log = os.path.join(DIR, '%s@%s.log' % (job, inst))
-        gclog = os.path.join(DIR, '%s@%s.gc.log' % (job, inst))
+        log = os.path.join(self.dir, '%s@%s.log' % (job, inst))
+        gclog = os.path.join(self.dir, '%s@%s.gc.log' % (job, inst))
         env = dict(os.environ, RSQL_HEAP_OPTS='-Xms64m -Xmx%s' % self.a.heap,
                    JAVA_OPTS='-Xlog:gc:file=%s -Drsql.rocketmq.log.name=%s@%s %s' % (
                        gclog, job, inst, self.a.java_opts.replace('{log}', log[:-4])))
         settings = ['execution.mode=distributed', 'rocketmq.namesrv=' + self.namesrv,
                     'checkpoint.interval=' + self.a.checkpoint, 'worker.threads=%d' % self.a.worker_threads,
-                    'source.idle-timeout=0', 'state.dir=' + os.path.join(DIR, 'state', job, inst), *extra,
+                    'source.idle-timeout=0', 'state.dir=' + os.path.join(self.dir, 'state', job, inst), *extra,
                     *self.a.set]
         cmd = [os.path.join(self.home, 'bin', 'rsql'), 'run', script, '--name', job, '--instance', inst]
         for s in settings:
@@ -208,11 +209,11 @@ class Bench:
         job = job or 'dbench_count_%d' % n
         sink = job + '_out'
         self.tool('create', str(QUEUES), sink)
-        script = os.path.join(DIR, job + '.sql')
+        script = os.path.join(self.dir, job + '.sql')
         with open(script, 'w') as f:
             f.write(COUNT_JOB.format(source=source, sink=sink, sink_options=''.join(
                 ", '%s' = '%s'" % tuple(o.split('=', 1)) for o in self.a.sink_option)))
-        dump = os.path.join(DIR, sink + '.jsonl')
+        dump = os.path.join(self.dir, sink + '.jsonl')
         watcher = subprocess.Popen(self.tool_cmd('await', sink, str(windows), str(self.a.timeout), 'cnt', dump),
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = watcher.stdout.readline()
@@ -303,7 +304,7 @@ class Bench:
 
     def restore(self, source, every):
         job = 'dbench_restore_s%d' % every
-        script = os.path.join(DIR, job + '.sql')
+        script = os.path.join(self.dir, job + '.sql')
         with open(script, 'w') as f:
             f.write(TOTALS_JOB.format(source=source))
         extra = ['shuffle.queues=1', 'state.snapshot.every=%d' % every]
@@ -358,12 +359,12 @@ class Bench:
 
     def run(self):
         a = self.a
-        shutil.rmtree(DIR, ignore_errors=True)
-        os.makedirs(DIR)
+        shutil.rmtree(self.dir, ignore_errors=True)
+        os.makedirs(self.dir)
         for f in glob.glob(os.path.join(self.home, 'run', 'dbench_*.status.json')) + glob.glob(
                 os.path.join(self.home, 'log', 'rocketmq', 'dbench_*.log*')):
             os.remove(f)
-        events = os.path.join(DIR, 'events.jsonl')
+        events = os.path.join(self.dir, 'events.jsonl')
         windows = self.gen_events(events)
         print('%d events over %d keys, %d events/s of event time: %d windows of 10 s expected'
               % (a.events, a.keys, a.eps, len(windows)))
@@ -398,7 +399,7 @@ class Bench:
                 print('copy: ' + out.strip())
             if not a.skip_restore:
                 rsource = 'dbench_keys'
-                rpath = os.path.join(DIR, 'keys.jsonl')
+                rpath = os.path.join(self.dir, 'keys.jsonl')
                 self.gen_restore_events(rpath)
                 print(self.tool('create', str(QUEUES), rsource).strip())
                 print(self.tool('fill', rsource, rpath).strip())
