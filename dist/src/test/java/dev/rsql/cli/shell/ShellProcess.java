@@ -59,9 +59,12 @@ final class ShellProcess implements AutoCloseable {
 
     private static List<String> command(Path home, String... args) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), "dev.rsql.cli.RsqlCli", "--home", home.toString(),
-                "sql"));
+        // A suite started in the background by a non-interactive shell inherits SIGINT ignored, and a JVM that starts
+        // with SIGINT ignored never handles it: Ctrl-C and kill -INT would not reach the shell. env execs the JVM, so
+        // the process's pid stays the JVM's.
+        List<String> cmd = new ArrayList<>(List.of("env", "--default-signal=INT", java, "-Xmx256m",
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                "dev.rsql.cli.RsqlCli", "--home", home.toString(), "sql"));
         cmd.addAll(List.of(args));
         return cmd;
     }
