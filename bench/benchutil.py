@@ -28,3 +28,18 @@ def heap_after_gc(gclog):
     """The most heap in use after a GC (MB) and the number of GCs, from a -Xlog:gc file."""
     after_gc = [int(m.group(1)) for m in re.finditer(r'->(\d+)M\(', open(gclog).read())]
     return (max(after_gc) if after_gc else 0), len(after_gc)
+
+
+def thread_cpu(pid):
+    """CPU seconds (user + system) of each live thread of a process so far, as (thread name, seconds) pairs."""
+    tick = os.sysconf('SC_CLK_TCK')
+    threads = []
+    for tid in os.listdir('/proc/%d/task' % pid):
+        try:
+            with open('/proc/%d/task/%s/stat' % (pid, tid)) as f:
+                stat = f.read()
+        except OSError:
+            continue    # the thread ended meanwhile
+        fields = stat[stat.rindex(')') + 2:].split()
+        threads.append((stat[stat.index('(') + 1:stat.rindex(')')], (int(fields[11]) + int(fields[12])) / tick))
+    return threads

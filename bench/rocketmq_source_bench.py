@@ -12,17 +12,19 @@ topic (bench/MqTool.java). Then each job runs --runs times with every home, inte
 (one process, --worker-threads workers, a checkpoint every second, -Xmx --heap), a new consumer group each time, so
 every run reads the whole topic from its first offsets:
 
-    plain:   INSERT INTO out SELECT k, ts FROM ev WHERE k = 'sentinel'
+    plain:   INSERT INTO outp SELECT k, ts FROM ev WHERE k = 'sentinel'
              (the task does almost nothing: the rate is what polling and decoding allow)
     regexp:  four REGEXP predicates over k and ts, OR k = 'sentinel'
              (the tasks are the bottleneck: what a rules job reading a backlog sees)
 
 into a print sink on standard output. The run is timed from the source task's first "started reading" line to the
 eighth sentinel row on the process's standard output (every queue read to its end), both as this script reads
-them. Printed per run: events/s, the process's CPU seconds in that time, the most heap in use after a GC and the
-peak RSS; then the medians per job and home.
+them. Printed per run: events/s, the process's CPU seconds in that time (and how they split between the engine's
+threads, the RocketMQ client's pull and Netty threads, the JIT compilers, GC and the rest), the most heap in use
+after a GC and the peak RSS; then the medians per job and home.
 """
 import argparse
+import glob
 import os
 import shutil
 import subprocess
@@ -31,7 +33,7 @@ import threading
 import time
 from types import SimpleNamespace
 
-from benchutil import ROOT, WORK, heap_after_gc
+from benchutil import ROOT, WORK, heap_after_gc, thread_cpu
 from distributed_bench import Bench, QUEUES, cpu_seconds
 
 DIR = os.path.join(WORK, 'rmqsrc')
@@ -44,6 +46,10 @@ JOBS = {
               " OR REGEXP(k, '^k(1|2)+3(4|5)+$')"
               " OR REGEXP(CONCAT(k, k, k), '(k[0-9]+){2}k77.*')",
 }
+# Threads by the first 15 characters of their names (all Linux keeps): the engine's are rsql-<job>-..., the RocketMQ
+# client's pull and Netty threads its own.
+THREAD_GROUPS = (('engine', ('rsql-',)), ('client', ('PullMsgThread', 'NettyClient')),
+                 ('jit', ('C1 Compiler', 'C2 Compiler')), ('gc', ('GC Thread', 'G1 ')))
 SCRIPT = """CREATE TABLE ev (k VARCHAR, ts BIGINT) WITH (type = 'rocketmq', topic = '{topic}');
 CREATE TABLE outp (k VARCHAR, ts BIGINT) WITH ('connector' = 'print');
 INSERT INTO outp SELECT k, ts FROM ev WHERE {where};
@@ -58,8 +64,17 @@ def peak_rss_mb(pid):
         return 0
 
 
+def cpu_by_group(pid):
+    """CPU seconds of a process's live threads so far, per THREAD_GROUPS name (the rest as 'other')."""
+    groups = dict.fromkeys([g for g, _ in THREAD_GROUPS] + ['other'], 0.0)
+    for name, cpu in thread_cpu(pid):
+        groups[next((g for g, prefixes in THREAD_GROUPS if name.startswith(prefixes)), 'other')] += cpu
+    return groups
+
+
 def run_job(a, home, job, name):
-    """One run: (events/s, CPU s from the first record to the last sentinel, heap MB after GC, peak RSS MB)."""
+    """One run: (events/s, CPU s from the first record to the last sentinel, heap MB after GC, peak RSS MB, that CPU
+    per thread group)."""
     script = os.path.join(DIR, name + '.sql')
     with open(script, 'w') as f:
         f.write(SCRIPT.format(topic=TOPIC, where=JOBS[job]))
@@ -79,12 +94,12 @@ def run_job(a, home, job, name):
     for line in p.stdout:
         log.write(line)
         if first is None and 'started reading' in line:
-            first, cpu_first = time.monotonic(), cpu_seconds(p.pid)
+            first, cpu_first, groups_first = time.monotonic(), cpu_seconds(p.pid), cpu_by_group(p.pid)
         elif 'sentinel' in line and line.startswith('+I['):
             sentinels += 1
             if sentinels == QUEUES:
                 break
-    done, cpu_done, rss = time.monotonic(), cpu_seconds(p.pid), peak_rss_mb(p.pid)
+    done, cpu_done, rss, groups = time.monotonic(), cpu_seconds(p.pid), peak_rss_mb(p.pid), cpu_by_group(p.pid)
     timer.cancel()
     p.terminate()
     for line in p.stdout:
@@ -94,7 +109,8 @@ def run_job(a, home, job, name):
     if sentinels < QUEUES or first is None:
         sys.exit('%s did not read every queue to its end (%d of %d sentinels); see %s'
                  % (name, sentinels, QUEUES, log.name))
-    return a.events / (done - first), cpu_done - cpu_first, heap_after_gc(gclog)[0], rss
+    return a.events / (done - first), cpu_done - cpu_first, heap_after_gc(gclog)[0], rss, \
+        {g: groups[g] - groups_first.get(g, 0) for g in groups}
 
 
 def main():
@@ -120,6 +136,10 @@ def main():
     homes = [h.split('=', 1) for h in a.homes.split(',')]
     shutil.rmtree(DIR, ignore_errors=True)
     os.makedirs(DIR)
+    for _, home in homes:   # earlier runs' status files and client logs (a job name per run)
+        for f in glob.glob(os.path.join(home, 'run', 'sbench_*.status.json')) + glob.glob(
+                os.path.join(home, 'log', 'rocketmq', 'sbench_*.log*')):
+            os.remove(f)
     # distributed_bench.py's broker, events and MqTool, in this benchmark's directory, with the first home's scripts
     bench = Bench(SimpleNamespace(home=homes[0][1], namesrv_port=a.namesrv_port, broker_port=a.broker_port,
                                   events=a.events, keys=a.keys, eps=10_000), DIR)
@@ -136,8 +156,9 @@ def main():
                 for home_name, home in homes:
                     r = run_job(a, os.path.abspath(home), job, 'sbench_%s_%s_%d' % (job, home_name, i))
                     results.setdefault((job, home_name), []).append(r)
-                    print('%-7s %-8s run %d: %9.0f events/s  %5.1f CPU s  heap %4d MB  RSS %4d MB  load %.1f'
-                          % (job, home_name, i + 1, r[0], r[1], r[2], r[3], os.getloadavg()[0]), flush=True)
+                    print('%-7s %-8s run %d: %9.0f events/s  %5.1f CPU s (%s)  heap %4d MB  RSS %4d MB  load %.1f'
+                          % (job, home_name, i + 1, r[0], r[1], ', '.join('%s %.1f' % g for g in r[4].items()),
+                             r[2], r[3], os.getloadavg()[0]), flush=True)
     finally:
         bench.stop_broker()
     print()

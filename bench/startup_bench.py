@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 
-from benchutil import ROOT, SHARED, WORK
+from benchutil import ROOT, SHARED, WORK, thread_cpu
 
 RULES40 = os.path.join(SHARED, 'peers', 'flink', 'queries', 'rules40.sql')
 DEFAULT_LOGS = '/work/perf/data/logs/logs.json'
@@ -38,21 +38,10 @@ def children_cpu():
     return r.ru_utime + r.ru_stime
 
 
-def thread_cpu(pid):
+def jit_cpu(pid):
     """CPU seconds of a process's threads so far: (all, JIT compiler threads)."""
-    tick = os.sysconf('SC_CLK_TCK')
-    total, jit = 0, 0
-    for tid in os.listdir('/proc/%d/task' % pid):
-        try:
-            stat = open('/proc/%d/task/%s/stat' % (pid, tid)).read()
-        except OSError:
-            continue    # the thread ended meanwhile
-        fields = stat[stat.rindex(')') + 2:].split()
-        cpu = (int(fields[11]) + int(fields[12])) / tick
-        total += cpu
-        if 'CompilerThre' in stat[stat.index('(') + 1:stat.rindex(')')]:
-            jit += cpu
-    return total, jit
+    threads = thread_cpu(pid)
+    return sum(c for _, c in threads), sum(c for name, c in threads if 'CompilerThre' in name)
 
 
 STATE = os.path.join(WORK, 'startup-state')
@@ -84,7 +73,7 @@ def run_once(home, script, env_extra, keep_code, java_opts=''):
     for line in p.stdout:
         if first is None and 'started reading' in line:
             first = time.monotonic() - t0
-            cpu_at_first, jit_at_first = thread_cpu(p.pid)
+            cpu_at_first, jit_at_first = jit_cpu(p.pid)
     err = p.stderr.read().splitlines()
     p.wait()
     end = time.monotonic() - t0
