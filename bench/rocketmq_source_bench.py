@@ -3,6 +3,7 @@
 
 Usage: bench/rocketmq_source_bench.py [--events N] [--jobs regexp,plain] [--runs 3] [--homes a=/path,b=/path]
                                       [--worker-threads 1] [--heap 512m] [--set KEY=VALUE]...
+                                      [--source-option KEY=VALUE]...
        (after `mvn -DskipTests package`)
 
 Starts its own broker (`bin/broker.sh`, ports 19876 and 19911, data under bench/work/rmqsrc/) as
@@ -50,7 +51,7 @@ JOBS = {
 # client's pull and Netty threads its own.
 THREAD_GROUPS = (('engine', ('rsql-',)), ('client', ('PullMsgThread', 'NettyClient')),
                  ('jit', ('C1 Compiler', 'C2 Compiler')), ('gc', ('GC Thread', 'G1 ')))
-SCRIPT = """CREATE TABLE ev (k VARCHAR, ts BIGINT) WITH (type = 'rocketmq', topic = '{topic}');
+SCRIPT = """CREATE TABLE ev (k VARCHAR, ts BIGINT) WITH (type = 'rocketmq', topic = '{topic}'{source_options});
 CREATE TABLE outp (k VARCHAR, ts BIGINT) WITH ('connector' = 'print');
 INSERT INTO outp SELECT k, ts FROM ev WHERE {where};
 """
@@ -77,7 +78,8 @@ def run_job(a, home, job, name):
     per thread group)."""
     script = os.path.join(DIR, name + '.sql')
     with open(script, 'w') as f:
-        f.write(SCRIPT.format(topic=TOPIC, where=JOBS[job]))
+        f.write(SCRIPT.format(topic=TOPIC, where=JOBS[job], source_options=''.join(
+            ", '%s' = '%s'" % tuple(o.split('=', 1)) for o in a.source_option)))
     gclog = os.path.join(DIR, name + '.gc.log')
     env = dict(os.environ, RSQL_HEAP_OPTS='-Xms64m -Xmx' + a.heap,
                JAVA_OPTS='-Xlog:gc:file=%s -Drsql.rocketmq.log.name=%s %s' % (gclog, name, a.java_opts))
@@ -124,6 +126,8 @@ def main():
     ap.add_argument('--worker-threads', type=int, default=1)
     ap.add_argument('--heap', default='512m')
     ap.add_argument('--set', action='append', default=[], metavar='KEY=VALUE', help='another setting of the job')
+    ap.add_argument('--source-option', action='append', default=[], metavar='KEY=VALUE',
+                    help="an option of the source table, e.g. scan.pull-threads=4")
     ap.add_argument('--java-opts', default='')
     ap.add_argument('--timeout', type=int, default=600, help='seconds a run may take')
     ap.add_argument('--namesrv-port', type=int, default=19876)
