@@ -30,16 +30,37 @@ def heap_after_gc(gclog):
     return (max(after_gc) if after_gc else 0), len(after_gc)
 
 
-def thread_cpu(pid):
-    """CPU seconds (user + system) of each live thread of a process so far, as (thread name, seconds) pairs."""
-    tick = os.sysconf('SC_CLK_TCK')
-    threads = []
+
+def _stat_cpu(stat):
+    """User + system CPU seconds from the text of a /proc .../stat file."""
+    fields = stat[stat.rindex(')') + 2:].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
+
+
+def cpu_seconds(pid):
+    """User + system CPU seconds of a running process, its ended threads included (0 if it is gone or unknown)."""
+    try:
+        with open('/proc/%d/stat' % pid) as f:
+            return _stat_cpu(f.read())
+    except (OSError, TypeError, IndexError, ValueError):
+        return 0.0
+
+
+# Threads by the first 15 characters of their names (all Linux keeps): the engine's are rsql-<job>-..., the RocketMQ
+# client's pull and Netty threads its own.
+THREAD_GROUPS = (('engine', ('rsql-',)), ('client', ('PullMsgThread', 'NettyClient')),
+                 ('jit', ('C1 Compiler', 'C2 Compiler')), ('gc', ('GC Thread', 'G1 ')))
+
+
+def cpu_by_group(pid):
+    """CPU seconds of a process's live threads so far, per THREAD_GROUPS name (the rest as 'other')."""
+    groups = dict.fromkeys([g for g, _ in THREAD_GROUPS] + ['other'], 0.0)
     for tid in os.listdir('/proc/%d/task' % pid):
         try:
             with open('/proc/%d/task/%s/stat' % (pid, tid)) as f:
                 stat = f.read()
         except OSError:
             continue    # the thread ended meanwhile
-        fields = stat[stat.rindex(')') + 2:].split()
-        threads.append((stat[stat.index('(') + 1:stat.rindex(')')], (int(fields[11]) + int(fields[12])) / tick))
-    return threads
+        name = stat[stat.index('(') + 1:stat.rindex(')')]
+        groups[next((g for g, prefixes in THREAD_GROUPS if name.startswith(prefixes)), 'other')] += _stat_cpu(stat)
+    return groups

@@ -59,7 +59,7 @@ import threading
 import time
 from datetime import datetime, timezone
 
-from benchutil import ROOT, WORK, heap_after_gc, ts_of
+from benchutil import ROOT, WORK, cpu_seconds, heap_after_gc, ts_of
 
 DIR = os.path.join(WORK, 'dist')
 TOOL = os.path.join(ROOT, 'bench', 'MqTool.java')
@@ -480,16 +480,6 @@ class Bench:
                 print('   %s: %s%s' % (label, line[:400], '  (x%d)' % count if count > 1 else ''))
             if len(seen) > most:
                 print('   %s: ... %d more kinds of WARN/ERROR lines' % (label, len(seen) - most))
-
-
-def cpu_seconds(pid):
-    """User + system CPU seconds of a running process (0 if it is gone or unknown)."""
-    try:
-        with open('/proc/%d/stat' % pid) as f:
-            fields = f.read().rsplit(')', 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
-    except (OSError, TypeError, IndexError, ValueError):
-        return 0.0
 
 
 def compare(expected, dump):

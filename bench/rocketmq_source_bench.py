@@ -34,8 +34,8 @@ import threading
 import time
 from types import SimpleNamespace
 
-from benchutil import ROOT, WORK, heap_after_gc, thread_cpu
-from distributed_bench import Bench, QUEUES, cpu_seconds
+from benchutil import ROOT, WORK, cpu_by_group, cpu_seconds, heap_after_gc
+from distributed_bench import Bench, QUEUES
 
 DIR = os.path.join(WORK, 'rmqsrc')
 TOPIC = 'sbench_events'
@@ -47,10 +47,6 @@ JOBS = {
               " OR REGEXP(k, '^k(1|2)+3(4|5)+$')"
               " OR REGEXP(CONCAT(k, k, k), '(k[0-9]+){2}k77.*')",
 }
-# Threads by the first 15 characters of their names (all Linux keeps): the engine's are rsql-<job>-..., the RocketMQ
-# client's pull and Netty threads its own.
-THREAD_GROUPS = (('engine', ('rsql-',)), ('client', ('PullMsgThread', 'NettyClient')),
-                 ('jit', ('C1 Compiler', 'C2 Compiler')), ('gc', ('GC Thread', 'G1 ')))
 SCRIPT = """CREATE TABLE ev (k VARCHAR, ts BIGINT) WITH (type = 'rocketmq', topic = '{topic}'{source_options});
 CREATE TABLE outp (k VARCHAR, ts BIGINT) WITH ('connector' = 'print');
 INSERT INTO outp SELECT k, ts FROM ev WHERE {where};
@@ -63,14 +59,6 @@ def peak_rss_mb(pid):
             return next(int(l.split()[1]) // 1024 for l in f if l.startswith('VmHWM:'))
     except (OSError, StopIteration):
         return 0
-
-
-def cpu_by_group(pid):
-    """CPU seconds of a process's live threads so far, per THREAD_GROUPS name (the rest as 'other')."""
-    groups = dict.fromkeys([g for g, _ in THREAD_GROUPS] + ['other'], 0.0)
-    for name, cpu in thread_cpu(pid):
-        groups[next((g for g, prefixes in THREAD_GROUPS if name.startswith(prefixes)), 'other')] += cpu
-    return groups
 
 
 def run_job(a, home, job, name):
@@ -91,7 +79,7 @@ def run_job(a, home, job, name):
     p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     timer = threading.Timer(a.timeout, p.terminate)
     timer.start()
-    first = cpu_first = None
+    first = cpu_first = groups_first = None
     sentinels = 0
     for line in p.stdout:
         log.write(line)

@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 
-from benchutil import ROOT, SHARED, WORK, thread_cpu
+from benchutil import ROOT, SHARED, WORK, cpu_by_group
 
 RULES40 = os.path.join(SHARED, 'peers', 'flink', 'queries', 'rules40.sql')
 DEFAULT_LOGS = '/work/perf/data/logs/logs.json'
@@ -40,8 +40,8 @@ def children_cpu():
 
 def jit_cpu(pid):
     """CPU seconds of a process's threads so far: (all, JIT compiler threads)."""
-    threads = thread_cpu(pid)
-    return sum(c for _, c in threads), sum(c for name, c in threads if 'CompilerThre' in name)
+    groups = cpu_by_group(pid)
+    return sum(groups.values()), groups['jit']
 
 
 STATE = os.path.join(WORK, 'startup-state')
