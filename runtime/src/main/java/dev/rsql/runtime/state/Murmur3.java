@@ -1,5 +1,9 @@
 package dev.rsql.runtime.state;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
  * MurmurHash3 x86 32-bit (Austin Appleby's reference algorithm, byte-for-byte equal to Guava's
  * {@code murmur3_32_fixed}). Used wherever a hash must be identical in every JVM and every version of the engine:
@@ -7,6 +11,8 @@ package dev.rsql.runtime.state;
  */
 public final class Murmur3 {
 
+    /** Four bytes as one little-endian int: one load instead of four and the shifts that join them. */
+    private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final int C1 = 0xcc9e2d51;
     private static final int C2 = 0x1b873593;
 
@@ -23,8 +29,7 @@ public final class Murmur3 {
         int blocks = length >>> 2;
         int p = offset;
         for (int i = 0; i < blocks; i++, p += 4) {
-            int k1 = (data[p] & 0xff) | (data[p + 1] & 0xff) << 8 | (data[p + 2] & 0xff) << 16 | data[p + 3] << 24;
-            h1 ^= mixK1(k1);
+            h1 ^= mixK1((int) INT_LE.get(data, p));
             h1 = Integer.rotateLeft(h1, 13);
             h1 = h1 * 5 + 0xe6546b64;
         }

@@ -26,6 +26,9 @@ class KeyGroupsTest {
         // offset/length variant hashes the slice
         byte[] padded = utf8("__hello__");
         assertEquals(0x248bfa47, Murmur3.hash32(padded, 2, 5, 0));
+        // bytes with the high bit set, in whole blocks at an odd offset (blocks are read as little-endian ints)
+        byte[] high = {(byte) 0xff, (byte) 0x80, 1, (byte) 0xfe, (byte) 0x9c, 7, (byte) 0xaa, 0x10, (byte) 0xee};
+        assertEquals(0x89ba1acd, Murmur3.hash32(high, 1, 8, 42));
     }
 
     @Test
