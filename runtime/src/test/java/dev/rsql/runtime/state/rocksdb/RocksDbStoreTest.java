@@ -3,6 +3,7 @@ package dev.rsql.runtime.state.rocksdb;
 import dev.rsql.runtime.state.KeyedValueState;
 import dev.rsql.runtime.state.LongSerializer;
 import dev.rsql.runtime.state.Namespaces;
+import dev.rsql.runtime.state.StateEntry;
 import dev.rsql.runtime.state.store.StoreStateBackend;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -10,6 +11,12 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -43,6 +50,55 @@ class RocksDbStoreTest {
             long memory = backend.memoryUsage();
             assertTrue(memory > 0 && memory < RocksDbOptions.DEFAULT_BLOCK_CACHE_BYTES * 2, "memory " + memory);
         }
+    }
+
+    /**
+     * The memtables of values and timers insert with a hint per state or timer id (RocksDB's option parser takes a
+     * prefix extractor it does not know silently, so the options file it writes is checked), and entries written in
+     * batches that interleave states all read back.
+     */
+    @Test
+    void memtablesInsertWithAHintPerId() throws Exception {
+        Path task = dir.resolve("task");
+        try (StoreStateBackend backend = open(task, null, RocksDbOptions.defaults())) {
+            List<KeyedValueState<Long>> states = List.of(backend.valueState("op", "a", LongSerializer.INSTANCE),
+                    backend.valueState("op", "b", LongSerializer.INSTANCE));
+            Random random = new Random(7);
+            int[] keys = random.ints(20_000, 0, 1_000_000).distinct().toArray();
+            for (int from = 0; from < keys.length; from += 500) {
+                for (KeyedValueState<Long> s : states) {
+                    List<StateEntry<Long>> batch = new ArrayList<>();
+                    for (int i = from; i < Math.min(from + 500, keys.length); i++) {
+                        batch.add(new StateEntry<>(b("k" + keys[i]), NS, (long) keys[i]));
+                    }
+                    s.write(batch);
+                }
+            }
+            for (KeyedValueState<Long> s : states) {
+                for (int k : keys) {
+                    assertEquals(k, s.get(b("k" + k), NS));
+                }
+                assertNull(s.get(b("k-1"), NS));
+            }
+        }
+        Path options;
+        try (Stream<Path> files = Files.list(task.resolve("db"))) {
+            options = files.filter(f -> f.getFileName().toString().startsWith("OPTIONS-")).max(Path::compareTo)
+                    .orElseThrow();
+        }
+        Map<String, String> hints = new HashMap<>();
+        String section = null;
+        for (String line : Files.readAllLines(options)) {
+            line = line.trim();
+            if (line.startsWith("[")) {
+                section = line;
+            } else if (line.startsWith("memtable_insert_with_hint_prefix_extractor=")) {
+                hints.put(section, line.substring(line.indexOf('=') + 1));
+            }
+        }
+        assertEquals("rocksdb.FixedPrefix.4", hints.get("[CFOptions \"values\"]"), hints.toString());
+        assertEquals("rocksdb.FixedPrefix.4", hints.get("[CFOptions \"timers\"]"), hints.toString());
+        assertEquals("nullptr", hints.get("[CFOptions \"default\"]"), hints.toString());
     }
 
     @Test
