@@ -1,6 +1,7 @@
 package dev.rsql.runtime.rocketmq;
 
 import dev.rsql.runtime.connector.rocketmq.RocketMqTestSupport;
+import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -13,6 +14,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import static dev.rsql.runtime.connector.rocketmq.RocketMqTestSupport.createTopic;
 import static dev.rsql.runtime.connector.rocketmq.RocketMqTestSupport.namesrv;
@@ -24,6 +28,42 @@ class GroupConsumerTest {
 
     private static final int QUEUES = 8;
     private static final int GROUPS = 12;
+
+    /**
+     * A process reading more queues than it was given pull threads, all of them caught up but one: a pull of a
+     * caught-up queue waits at the broker on a pull thread, so with one thread for six queues the queue with a
+     * backlog got a pull of 32 messages every ten seconds or so. Every queue it reads now has a thread.
+     */
+    @Test
+    void idleQueuesDoNotStarveOneWithABacklog() throws Exception {
+        int queues = 6;
+        int backlog = 6_000;
+        String topic = createTopic("idle_queues", queues);
+        RocketMqTestSupport.produce(topic, queues - 1,
+                IntStream.range(0, backlog).mapToObj(i -> "m" + i).collect(Collectors.toList()));
+        String group = unique("rsql_idle_queues");
+        GroupConsumer consumer = new GroupConsumer(group, namesrv(), group, null, 32, 1);
+        consumer.subscribe(topic, "*", (t, all, divided) -> {
+            divided.forEach(q -> consumer.position(q, 0));
+            consumer.pull(t, all, divided);
+        });
+        consumer.start();
+        try {
+            consumer.rebalanceNow();
+            Map<Integer, Integer> read = new TreeMap<>();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            int total = 0;
+            while (total < backlog && System.nanoTime() < deadline) {
+                for (MessageExt m : consumer.consumer().poll(100)) {
+                    read.merge(m.getQueueId(), 1, Integer::sum);
+                    total++;
+                }
+            }
+            assertEquals(Map.of(queues - 1, backlog), read, "messages read within 30 s, by queue");
+        } finally {
+            consumer.shutdown();
+        }
+    }
 
     /**
      * A new group's first commits, one per queue at the same moment (a job's tasks committing their first

@@ -45,7 +45,8 @@ import java.util.Set;
  *       started before its producers misses nothing even if its first poll is slow. Once the group has committed an
  *       offset for a queue, that offset always wins: stopping and restarting a job neither loses records nor replays
  *       more than what followed the last checkpoint.</li>
- *   <li>{@code scan.pull-batch-size} / {@code pullBatchSize} (default 256), {@code scan.pull-threads} (default 20),
+ *   <li>{@code scan.pull-batch-size} / {@code pullBatchSize} (default 256), {@code scan.pull-threads} (default 20;
+ *       more when the process reads more queues than that, one per queue),
  *       {@code scan.queue-buffer-size} / {@code scan.queue-buffer-bytes} (what is buffered per queue before the
  *       queue is paused; default 16384 messages / 8 MiB).</li>
  * </ul>

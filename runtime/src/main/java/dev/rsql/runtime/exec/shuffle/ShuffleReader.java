@@ -60,8 +60,8 @@ public final class ShuffleReader implements AutoCloseable {
     public ShuffleReader(String namesrv, String group, String instanceName, ShuffleTopic topic, Listener listener) {
         this.topic = topic;
         this.listener = listener;
-        this.consumer = new GroupConsumer(group, namesrv, instanceName, null, PULL_BATCH,
-                Math.min(topic.queueCount(), 32));
+        // one pull thread per queue it is given (GroupConsumer.pull), none idle beyond that
+        this.consumer = new GroupConsumer(group, namesrv, instanceName, null, PULL_BATCH, 1);
         consumer.consumer().setPullThresholdForQueue(BUFFERED_MESSAGES);
         consumer.consumer().setPullThresholdSizeForQueue(BUFFERED_MIB);
     }

@@ -145,6 +145,18 @@ public final class RocketMqTestSupport implements BeforeAllCallback {
         }
     }
 
+    /** Sends bodies in batches, all to one queue. */
+    public static void produce(String topic, int queueId, List<String> bodies) throws Exception {
+        MessageQueue queue = new MessageQueue(topic, broker().brokerName(), queueId);
+        for (int i = 0; i < bodies.size(); i += 100) {
+            List<Message> msgs = new ArrayList<>();
+            for (String body : bodies.subList(i, Math.min(bodies.size(), i + 100))) {
+                msgs.add(new Message(topic, body.getBytes(StandardCharsets.UTF_8)));
+            }
+            assertEquals(SendStatus.SEND_OK, fixture.producer.send(msgs, queue).getSendStatus());
+        }
+    }
+
     /** Sends one message synchronously. */
     static SendResult send(Message msg) throws Exception {
         SendResult r = fixture.producer.send(msg);
