@@ -45,8 +45,9 @@ import java.util.Set;
  *       started before its producers misses nothing even if its first poll is slow. Once the group has committed an
  *       offset for a queue, that offset always wins: stopping and restarting a job neither loses records nor replays
  *       more than what followed the last checkpoint.</li>
- *   <li>{@code scan.pull-batch-size} / {@code pullBatchSize} (default 256), {@code scan.pull-threads} (default 20;
- *       more when the process reads more queues than that, one per queue),
+ *   <li>{@code scan.pull-batch-size} / {@code pullBatchSize} (default 256), {@code scan.pull-threads} /
+ *       {@code pullThreadNums} (the consumer's pull threads at least: it has one per queue the process reads, since
+ *       a pull of a caught-up queue waits at the broker on its thread; default 1),
  *       {@code scan.queue-buffer-size} / {@code scan.queue-buffer-bytes} (what is buffered per queue before the
  *       queue is paused; default 16384 messages / 8 MiB).</li>
  * </ul>

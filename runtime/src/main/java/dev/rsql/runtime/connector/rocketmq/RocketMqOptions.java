@@ -294,8 +294,9 @@ final class RocketMqOptions {
         return positive(options.getInt(256, PULL_BATCH), PULL_BATCH, 1024);
     }
 
+    /** The consumer's pull threads at least; it has one per queue it reads in any case (GroupConsumer.pull). */
     int pullThreads() {
-        return positive(options.getInt(20, PULL_THREADS), PULL_THREADS, 1024);
+        return positive(options.getInt(1, PULL_THREADS), PULL_THREADS, 1024);
     }
 
     int queueBufferSize() {
