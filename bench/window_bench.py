@@ -38,19 +38,19 @@ SOURCE = """CREATE TABLE events (
 
 JOBS = {
     'tumble_count': """CREATE TABLE counts (user_id VARCHAR, window_start TIMESTAMP(3), cnt BIGINT)
-  WITH (type = 'file', filePath = '%s', append = 'false');
+  WITH (%s);
 INSERT INTO counts SELECT user_id, window_start, COUNT(*)
   FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(ts), INTERVAL '10' SECOND))
   GROUP BY user_id, window_start, window_end;
 """,
     'tumble_aggregate': """CREATE TABLE stats (user_id VARCHAR, window_start TIMESTAMP(3), window_end TIMESTAMP(3),
-  cnt BIGINT, total BIGINT, biggest BIGINT) WITH (type = 'file', filePath = '%s', append = 'false');
+  cnt BIGINT, total BIGINT, biggest BIGINT) WITH (%s);
 INSERT INTO stats SELECT user_id, window_start, window_end, COUNT(*), SUM(amount), MAX(amount)
   FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(ts), INTERVAL '30' SECOND))
   GROUP BY user_id, window_start, window_end;
 """,
     'hop_aggregate': """CREATE TABLE stats (user_id VARCHAR, window_start TIMESTAMP(3), window_end TIMESTAMP(3),
-  cnt BIGINT, total BIGINT, biggest BIGINT) WITH (type = 'file', filePath = '%s', append = 'false');
+  cnt BIGINT, total BIGINT, biggest BIGINT) WITH (%s);
 INSERT INTO stats SELECT user_id, window_start, window_end, COUNT(*), SUM(amount), MAX(amount)
   FROM TABLE(HOP(TABLE events, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '30' SECOND))
   GROUP BY user_id, window_start, window_end;
@@ -76,10 +76,15 @@ def gen_data(path, rows, keys):
                                                                         sec, t % 1000))
 
 
-def job(name, data, out):
+def job(name, data, out, sink):
+    """The job's script; sink 'file' writes the windows as JSON lines to out, 'blackhole' discards them."""
     path = os.path.join(WORK, name + '.sql')
+    if sink == 'file':
+        options = "type = 'file', filePath = '%s', append = 'false'" % out
+    else:
+        options = "'connector' = 'blackhole'"
     with open(path, 'w') as f:
-        f.write(SOURCE % data + JOBS[name] % out)
+        f.write(SOURCE % data + JOBS[name] % options)
     return path
 
 
@@ -147,6 +152,8 @@ def main():
     ap.add_argument('--jobs', default=','.join(JOBS))
     ap.add_argument('--dists', default=ROOT)
     ap.add_argument('--reps', type=int, default=1)
+    ap.add_argument('--sink', choices=('file', 'blackhole'), default='file',
+                    help='where the windows go: a JSON-lines file, or discarded (the engine without the writer)')
     a = ap.parse_args()
     os.makedirs(WORK, exist_ok=True)
     data = os.path.join(WORK, 'window-events-%d-%d.jsonl' % (a.rows, a.keys))
@@ -155,13 +162,14 @@ def main():
     for _ in range(a.reps):
         for name in a.jobs.split(','):
             for dist in a.dists.split(','):
-                script = job(name, data, os.path.join(WORK, name + '.out.jsonl'))
+                script = job(name, data, os.path.join(WORK, name + '.out.jsonl'), a.sink)
                 r = run(name, script, a.rows, a.heap, dist)
                 print('%-16s %-34s %9d events in %6.2f s = %8.0f events/s, %7d windows, %.1f CPU s = %.0f events '
                       'per CPU s (%s; 1 worker thread; process wall %.1f s; -Xmx%s, max heap after GC %d MB over %d '
-                      'GCs; peak RSS %d MB; state on disk at most %.1f MB)'
+                      'GCs; peak RSS %d MB; state on disk at most %.1f MB; %s sink)'
                       % (name, WINDOWS[name], a.rows, r['secs'], r['rate'], r['windows'], r['cpu'],
-                         a.rows / r['cpu'], dist, r['wall'], a.heap, r['heap'], r['gcs'], r['rss'], r['state']),
+                         a.rows / r['cpu'], dist, r['wall'], a.heap, r['heap'], r['gcs'], r['rss'], r['state'],
+                         a.sink),
                       flush=True)
 
 
