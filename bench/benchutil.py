@@ -30,7 +30,6 @@ def heap_after_gc(gclog):
     return (max(after_gc) if after_gc else 0), len(after_gc)
 
 
-
 def _stat_cpu(stat):
     """User + system CPU seconds from the text of a /proc .../stat file."""
     fields = stat[stat.rindex(')') + 2:].split()

@@ -121,23 +121,28 @@ public final class GroupConsumer {
         pullTasks.messageQueueChanged(topic, all, queues);
     }
 
-    /** The client's pool of pull threads (it has no accessor; it is created when the consumer starts). */
+    /** The client's pool of pull threads (it has no accessor; the consumer creates it first thing when it starts). */
     private ScheduledThreadPoolExecutor pullPool() {
         if (pullPool == null) {
             try {
                 Field f = DefaultLitePullConsumerImpl.class.getDeclaredField("scheduledThreadPoolExecutor");
                 f.setAccessible(true);
-                DefaultLitePullConsumerImpl impl = (DefaultLitePullConsumerImpl) client.selectConsumer(group);
-                pullPool = (ScheduledThreadPoolExecutor) f.get(impl);
+                pullPool = (ScheduledThreadPoolExecutor) f.get(impl());
             } catch (ReflectiveOperationException | ClassCastException e) {
                 throw new IllegalStateException("this RocketMQ client's lite-pull consumer has no pull thread pool"
                         + " to size", e);
             }
-            if (pullPool == null) {
-                throw new IllegalStateException("consumer of group " + group + " pulls before it started");
-            }
         }
         return pullPool;
+    }
+
+    /** The client's side of the consumer, registered with the client instance when the consumer starts. */
+    private DefaultLitePullConsumerImpl impl() {
+        DefaultLitePullConsumerImpl impl = (DefaultLitePullConsumerImpl) client.selectConsumer(group);
+        if (impl == null) {
+            throw new IllegalStateException("the consumer of group " + group + " has not started");
+        }
+        return impl;
     }
 
     /** Where the next pull task of {@code queue} starts: call before {@link #pull} adds it. */
@@ -151,7 +156,7 @@ public final class GroupConsumer {
         // pull() dropped a queue and added it again (a task restarting at another offset), that is the process queue
         // the drop marked dropped, so the new pull task ends at once and the queue is never read again. Without the
         // rebalancer each added queue gets a fresh process queue; the rebalancer still revokes through our listener.
-        ((DefaultLitePullConsumerImpl) client.selectConsumer(group)).getAssignedMessageQueue().setRebalanceImpl(null);
+        impl().getAssignedMessageQueue().setRebalanceImpl(null);
     }
 
     /** Registers with the brokers (the first rebalance needs the group's member list) and rebalances at once. */

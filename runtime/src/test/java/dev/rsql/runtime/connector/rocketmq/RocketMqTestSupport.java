@@ -39,6 +39,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -134,26 +135,24 @@ public final class RocketMqTestSupport implements BeforeAllCallback {
     static void produce(String topic, List<String> bodies) throws Exception {
         List<MessageQueue> queues = new ArrayList<>(fixture.producer.fetchPublishMessageQueues(topic));
         queues.sort(Comparator.comparingInt(MessageQueue::getQueueId));
-        int batch = 100;
-        for (int i = 0, b = 0; i < bodies.size(); i += batch, b++) {
-            List<Message> msgs = new ArrayList<>();
-            for (String body : bodies.subList(i, Math.min(bodies.size(), i + batch))) {
-                msgs.add(new Message(topic, body.getBytes(StandardCharsets.UTF_8)));
-            }
-            SendResult r = fixture.producer.send(msgs, queues.get(b % queues.size()));
-            assertEquals(SendStatus.SEND_OK, r.getSendStatus());
-        }
+        produce(topic, bodies, batch -> queues.get(batch % queues.size()));
     }
 
     /** Sends bodies in batches, all to one queue. */
     public static void produce(String topic, int queueId, List<String> bodies) throws Exception {
         MessageQueue queue = new MessageQueue(topic, broker().brokerName(), queueId);
-        for (int i = 0; i < bodies.size(); i += 100) {
+        produce(topic, bodies, batch -> queue);
+    }
+
+    /** Sends bodies in batches of 100, batch number b to {@code queueOfBatch(b)}. */
+    private static void produce(String topic, List<String> bodies, IntFunction<MessageQueue> queueOfBatch)
+            throws Exception {
+        for (int i = 0, b = 0; i < bodies.size(); i += 100, b++) {
             List<Message> msgs = new ArrayList<>();
             for (String body : bodies.subList(i, Math.min(bodies.size(), i + 100))) {
                 msgs.add(new Message(topic, body.getBytes(StandardCharsets.UTF_8)));
             }
-            assertEquals(SendStatus.SEND_OK, fixture.producer.send(msgs, queue).getSendStatus());
+            assertEquals(SendStatus.SEND_OK, fixture.producer.send(msgs, queueOfBatch.apply(b)).getSendStatus());
         }
     }
 
