@@ -5,9 +5,9 @@ import dev.rsql.runtime.graph.WindowAggregateNode;
 import dev.rsql.runtime.graph.WindowSlices;
 import dev.rsql.runtime.operator.OperatorContext;
 import dev.rsql.runtime.operator.Output;
+import dev.rsql.runtime.state.RowSerializer;
 import dev.rsql.runtime.types.DataType;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -16,21 +16,22 @@ import java.util.List;
  * ends, the accumulators of its slices are merged and its result emitted, and a slice is dropped once the last window
  * containing it has fired. So a row costs the same whatever size/slide is.
  *
- * <p>A key's slices are one small state value, a list ordered by slice end of (slice end, row count, accumulators as
- * a nested row), kept in the heap for the active keys ({@link KeyedStateCache}) and written back at checkpoints. One
- * timer per key and window end (namespace empty): a new slice registers its first window still open, and a window that
- * fires registers the next one if slices of it remain. Results are emitted once, when the window closes (the planner
- * slices only windows without early or late firing); a row whose windows have all closed is late, and one whose first
- * windows have closed counts in the others and is late for those, as when every window gets its own copy of the row.
+ * <p>A key's slices are one small state value ({@link KeySlices}: slice ends, row counts and accumulators), kept in
+ * the heap for the active keys ({@link KeyedStateCache}) and written back at checkpoints. One timer per key and window
+ * end (namespace empty): a new slice registers its first window still open, and a window that fires registers the
+ * next one if slices of it remain, unless a slice opened in the next one (and registered it). Results are emitted
+ * once, when the window closes (the planner slices only windows without early or late firing); a row whose windows
+ * have all closed is late, and one whose first windows have closed counts in the others and is late for those, as
+ * when every window gets its own copy of the row.
  */
 public final class SlicingWindowAggregateOperator extends KeyedWindowAggregation {
 
-    private static final int SLICE_END = 0;
-    private static final int COUNT = 1;
-    private static final int ACC = 2;
-
     private final WindowSlices slices;
-    private KeyedStateCache<List<Object[]>> state;
+    private KeyedStateCache<KeySlices> state;
+    /** The slice of the last row processed and its first and last window ends (rows mostly come in time order). */
+    private long rowSliceEnd = Long.MIN_VALUE;
+    private long rowFirstWindowEnd;
+    private long rowLastWindowEnd;
 
     public SlicingWindowAggregateOperator(WindowAggregateNode node, Output output) {
         super(node, output);
@@ -42,48 +43,46 @@ public final class SlicingWindowAggregateOperator extends KeyedWindowAggregation
 
     @Override
     void openState(OperatorContext context) {
-        List<DataType> stored = List.of(DataType.of(DataType.Kind.BIGINT).notNull(),
-                DataType.of(DataType.Kind.BIGINT).notNull(), WindowResults.accumulatorsType(accumulators));
-        state = keyedWindowLists(context, "slices", stored);
+        RowSerializer slice = new RowSerializer(List.of(DataType.of(DataType.Kind.BIGINT).notNull(),
+                DataType.of(DataType.Kind.BIGINT).notNull(), WindowResults.accumulatorsType(accumulators)));
+        state = new KeyedStateCache<>(context.stateBackend().valueState(node.id(), "slices",
+                new KeySlices.Serializer(slice)), KeyedStateCache.capacity(context, "window.state-cache.keys", 1));
     }
 
     @Override
     public void process(Row row) throws Exception {
         Object[] in = row.fields();
         long sliceEnd = (Long) in[node.windowEndField()];
+        if (sliceEnd != rowSliceEnd) {
+            rowSliceEnd = sliceEnd;
+            rowFirstWindowEnd = slices.firstWindowEnd(sliceEnd);
+            rowLastWindowEnd = slices.lastWindowEnd(sliceEnd);
+        }
         // The first window of the slice still open: the row is late for the windows before it.
-        long windowEnd = slices.firstWindowEnd(sliceEnd);
-        long lastWindowEnd = slices.lastWindowEnd(sliceEnd);
-        while (eventTime && windowEnd <= lastWindowEnd && windowEnd - 1 <= watermark) {
+        long windowEnd = rowFirstWindowEnd;
+        while (eventTime && windowEnd <= rowLastWindowEnd && windowEnd - 1 <= watermark) {
             late(in, slices.windowStart(windowEnd), windowEnd);
             windowEnd = slices.nextWindowEnd(windowEnd);
         }
-        if (windowEnd > lastWindowEnd) {
+        if (windowEnd > rowLastWindowEnd) {
             return;
         }
         Object[] key = groupKey(in);
-        KeyedStateCache.Entry<List<Object[]>> entry = state.get(keySerializer.serialize(key));
-        List<Object[]> list = entry.value == null ? new ArrayList<>(4) : entry.value;
-        int i = list.size();
-        while (i > 0 && (Long) list.get(i - 1)[SLICE_END] > sliceEnd) {
-            i--;
-        }
-        Object[] slice;
-        if (i > 0 && (Long) list.get(i - 1)[SLICE_END] == sliceEnd) {
-            slice = list.get(i - 1);
-        } else {
+        KeyedStateCache.Entry<KeySlices> entry = state.get(keySerializer.serialize(key));
+        KeySlices keySlices = entry.value == null ? new KeySlices(4) : entry.value;
+        int i = keySlices.position(sliceEnd);
+        if (i == keySlices.size || keySlices.ends[i] != sliceEnd) {
             if (!row.kind().isAccumulate()) {
                 return;     // takes back a row of no slice
             }
-            slice = new Object[]{sliceEnd, 0L, accumulators.create()};
-            list.add(i, slice);
+            keySlices.insert(i, sliceEnd, accumulators.create());
             registerTimer(windowEnd - 1, entry.key);
         }
-        slice[COUNT] = (Long) slice[COUNT] + accumulate((Object[]) slice[ACC], row);
-        if ((Long) slice[COUNT] == 0) {
-            list.remove(slice);
+        keySlices.counts[i] += accumulate(keySlices.accs[i], row);
+        if (keySlices.counts[i] == 0) {
+            keySlices.remove(i);
         }
-        entry.value = list.isEmpty() ? null : list;
+        entry.value = keySlices.size == 0 ? null : keySlices;
         entry.changed();
     }
 
@@ -102,42 +101,48 @@ public final class SlicingWindowAggregateOperator extends KeyedWindowAggregation
 
     /** The window ending at {@code windowEnd} closed for the key: merge its slices, emit, drop the ones done. */
     private void fire(long windowEnd, byte[] keyBytes) throws Exception {
-        KeyedStateCache.Entry<List<Object[]>> entry = state.get(keyBytes);
-        if (entry.value == null) {
+        KeyedStateCache.Entry<KeySlices> entry = state.get(keyBytes);
+        KeySlices keySlices = entry.value;
+        if (keySlices == null) {
             return;
         }
-        List<Object[]> list = entry.value;
         long windowStart = slices.windowStart(windowEnd);
         long next = slices.nextWindowEnd(windowEnd);
         long nextStart = slices.windowStart(next);
         Object[] acc = null;
         long count = 0;
-        boolean nextHasSlices = false;
-        for (int i = 0; i < list.size(); i++) {
-            Object[] slice = list.get(i);
-            long sliceEnd = (Long) slice[SLICE_END];
+        boolean nextHasOlderSlices = false;
+        boolean nextRegistered = false;
+        for (int i = 0; i < keySlices.size; i++) {
+            long sliceEnd = keySlices.ends[i];
             if (sliceEnd > windowStart && sliceEnd <= windowEnd) {
                 if (acc == null) {
                     acc = accumulators.create();
                 }
-                accumulators.merge(acc, (Object[]) slice[ACC]);
-                count += (Long) slice[COUNT];
-                if (slices.lastWindowEnd(sliceEnd) <= windowEnd) {
-                    list.remove(i--);
+                accumulators.merge(acc, keySlices.accs[i]);
+                count += keySlices.counts[i];
+                if (sliceEnd <= nextStart) {
+                    // not in the next window: this was its last (the windows of a slice follow one another)
+                    keySlices.remove(i--);
                     entry.changed();
                     continue;
                 }
+                nextHasOlderSlices = true;
             }
-            nextHasSlices |= sliceEnd > nextStart && sliceEnd <= next;
+            // a slice whose first window is the next one registered that window's timer when it opened
+            nextRegistered |= sliceEnd > windowEnd && sliceEnd <= next;
         }
-        if (list.isEmpty()) {
+        if (keySlices.size == 0) {
             entry.value = null;
         }
-        if (nextHasSlices) {
+        if (nextHasOlderSlices && !nextRegistered) {
             registerTimer(next - 1, keyBytes);
         }
         if (count > 0) {
-            results.emit(keyBytes, acc, null, windowStart, windowEnd);
+            if (keySlices.key == null) {
+                keySlices.key = keySerializer.deserialize(keyBytes);
+            }
+            results.emit(keySlices.key, acc, windowStart, windowEnd);
         }
     }
 

@@ -81,6 +81,15 @@ final class WindowResults {
         return values;
     }
 
+    /** Emits the result of a window that closed for good, of a key given by its fields. */
+    void emit(Object[] key, Object[] acc, long start, long end) throws Exception {
+        Object[] out = new Object[key.length + accumulators.size() + 3];
+        System.arraycopy(key, 0, out, 0, key.length);
+        accumulators.values(acc, out, key.length);
+        setWindow(out, key.length + accumulators.size(), start, end);
+        output.emit(new Row(RowKind.INSERT, out));
+    }
+
     /** Takes back a result emitted before. */
     void retract(byte[] keyBytes, Object[] emitted, long start, long end) throws Exception {
         output.emit(new Row(RowKind.DELETE, row(keyBytes, emitted, start, end)));
@@ -92,9 +101,13 @@ final class WindowResults {
         Object[] out = new Object[key.length + aggregates + 3];
         System.arraycopy(key, 0, out, 0, key.length);
         System.arraycopy(values, 0, out, key.length, aggregates);
-        out[key.length + aggregates] = start;
-        out[key.length + aggregates + 1] = end;
-        out[key.length + aggregates + 2] = end - 1;
+        setWindow(out, key.length + aggregates, start, end);
         return out;
+    }
+
+    private static void setWindow(Object[] out, int at, long start, long end) {
+        out[at] = start;
+        out[at + 1] = end;
+        out[at + 2] = end - 1;
     }
 }

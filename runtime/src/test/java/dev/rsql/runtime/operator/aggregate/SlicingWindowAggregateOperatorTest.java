@@ -1,6 +1,17 @@
 package dev.rsql.runtime.operator.aggregate;
 
+import dev.rsql.runtime.data.Row;
+import dev.rsql.runtime.data.RowKind;
+import dev.rsql.runtime.exec.StateBackendType;
+import dev.rsql.runtime.graph.WindowAggregateNode;
+import dev.rsql.runtime.graph.WindowSlices;
 import dev.rsql.runtime.graph.WindowSpec;
+import dev.rsql.runtime.operator.Output;
+import dev.rsql.runtime.state.BytesSerializer;
+import dev.rsql.runtime.state.CloseableIterator;
+import dev.rsql.runtime.state.StateEntry;
+import dev.rsql.runtime.state.store.StoreStateBackend;
+import dev.rsql.runtime.testing.TestOperatorContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,6 +23,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -123,5 +135,43 @@ class SlicingWindowAggregateOperatorTest {
     void slicesRestoredFromACheckpointMakeTheirWindows(@TempDir Path dir) throws Exception {
         check(WindowSpec.hop(2, true, 4000, 10000), 30, true, dir.resolve("hop"));
         check(WindowSpec.cumulate(2, true, 2000, 8000), 31, true, dir.resolve("cumulate"));
+    }
+
+    @Test
+    void aKeysSlicesLeaveStateWhenTheirLastWindowFired(@TempDir Path dir) throws Exception {
+        WindowSpec hop = WindowSpec.hop(2, true, 2000, 6000);
+        WindowAggregateNode inJob = (WindowAggregateNode) job(hop).graph.nodes().stream()
+                .filter(n -> n instanceof WindowAggregateNode).findFirst().orElseThrow();
+        WindowSlices slices = new WindowSlices(hop);
+        WindowAggregateNode node = new WindowAggregateNode(inJob.id(), inJob.input(), new int[]{0}, 4, 5, true, slices,
+                WindowJob.aggregates(), WindowJob.RESULT, null);     // no late rows here
+        List<Row> out = new ArrayList<>();
+        try (StoreStateBackend backend = StateBackendType.ROCKSDB.openBackend(dir, null, 128)) {
+            SlicingWindowAggregateOperator operator = new SlicingWindowAggregateOperator(node, new Output() {
+                @Override
+                public void emit(Row row) {
+                    out.add(row);
+                }
+
+                @Override
+                public void emitWatermark(long watermark) {
+                }
+            });
+            operator.open(new TestOperatorContext(backend));
+            for (long ts = 0; ts < 20_000; ts += 500) {
+                long sliceEnd = slices.sliceStart(ts) + slices.sliceSize();
+                operator.process(new Row(RowKind.INSERT, new Object[]{ts % 1000 == 0 ? "a" : "b", 1L, ts, ts,
+                        sliceEnd - slices.sliceSize(), sliceEnd}));
+                operator.processWatermark(ts - 1000);
+            }
+            operator.processWatermark(Long.MAX_VALUE);
+            operator.flush();
+            // windows ending 2 s, 4 s, ..., 24 s (the last holding only the slice 18-20 s) for each of the two keys
+            assertEquals(24, out.size());
+            try (CloseableIterator<StateEntry<byte[]>> left = backend.valueState(node.id(), "slices",
+                    BytesSerializer.INSTANCE).all()) {
+                assertFalse(left.hasNext(), "slices kept after their last window fired");
+            }
+        }
     }
 }
