@@ -5,12 +5,16 @@ import dev.rsql.runtime.state.LongSerializer;
 import dev.rsql.runtime.state.Namespaces;
 import dev.rsql.runtime.state.StateEntry;
 import dev.rsql.runtime.state.store.StoreStateBackend;
+import dev.rsql.runtime.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** What only the RocksDB store does: its working copy on disk and its native memory. */
 class RocksDbStoreTest {
@@ -81,24 +86,73 @@ class RocksDbStoreTest {
                 assertNull(s.get(b("k-1"), NS));
             }
         }
+        Map<String, String> hints = optionPerSection(task, "memtable_insert_with_hint_prefix_extractor");
+        assertEquals("rocksdb.FixedPrefix.4", hints.get("[CFOptions \"values\"]"), hints.toString());
+        assertEquals("rocksdb.FixedPrefix.4", hints.get("[CFOptions \"timers\"]"), hints.toString());
+        assertEquals("nullptr", hints.get("[CFOptions \"default\"]"), hints.toString());
+    }
+
+    /**
+     * Compactions take CPU from the task that writes (Nexmark q16 on two cores: 3.4 s of compaction in a 7 s job, and
+     * the task waiting for a core 14 % of the time): they start at 8 files in level 0, and their threads run at a
+     * lower priority than the process's others.
+     */
+    @Test
+    void compactionsStartLaterAndRunBelowTheTasksPriority() throws Exception {
+        Path task = dir.resolve("task");
+        try (StoreStateBackend backend = open(task, null, RocksDbOptions.defaults())) {
+            KeyedValueState<Long> state = backend.valueState("op", "v", LongSerializer.INSTANCE);
+            for (int file = 0; file < 9; file++) {
+                for (int k = 0; k < 100; k++) {
+                    state.put(b("k" + file + "-" + k), NS, (long) k);
+                }
+                backend.snapshot(dir.resolve("chk-" + file));   // flushes a file into level 0
+            }
+            assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "threads are read from /proc");
+            Await.until("a compaction thread at a lower CPU priority", Duration.ofSeconds(30),
+                    () -> compactionThreadNices().stream().anyMatch(nice -> nice > 0));
+            assertEquals(2L, state.get(b("k3-2"), NS));
+        }
+        Map<String, String> trigger = optionPerSection(task, "level0_file_num_compaction_trigger");
+        assertEquals("8", trigger.get("[CFOptions \"values\"]"), trigger.toString());
+        assertEquals("8", trigger.get("[CFOptions \"timers\"]"), trigger.toString());
+    }
+
+    /** The nice values of the threads of RocksDB's low-priority (compaction) pool in this process. */
+    private static List<Integer> compactionThreadNices() {
+        List<Integer> nices = new ArrayList<>();
+        try (Stream<Path> threads = Files.list(Path.of("/proc/self/task"))) {
+            for (Path t : (Iterable<Path>) threads::iterator) {
+                if (Files.readString(t.resolve("comm")).startsWith("rocksdb:low")) {
+                    String stat = Files.readString(t.resolve("stat"));
+                    // fields after the command: state is field 3, nice field 19
+                    nices.add(Integer.parseInt(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[16]));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return nices;
+    }
+
+    /** Per section of the OPTIONS file RocksDB last wrote in the working copy, the value of {@code option}. */
+    private static Map<String, String> optionPerSection(Path task, String option) throws IOException {
         Path options;
         try (Stream<Path> files = Files.list(task.resolve("db"))) {
             options = files.filter(f -> f.getFileName().toString().startsWith("OPTIONS-")).max(Path::compareTo)
                     .orElseThrow();
         }
-        Map<String, String> hints = new HashMap<>();
+        Map<String, String> values = new HashMap<>();
         String section = null;
         for (String line : Files.readAllLines(options)) {
             line = line.trim();
             if (line.startsWith("[")) {
                 section = line;
-            } else if (line.startsWith("memtable_insert_with_hint_prefix_extractor=")) {
-                hints.put(section, line.substring(line.indexOf('=') + 1));
+            } else if (line.startsWith(option + "=")) {
+                values.put(section, line.substring(line.indexOf('=') + 1));
             }
         }
-        assertEquals("rocksdb.FixedPrefix.4", hints.get("[CFOptions \"values\"]"), hints.toString());
-        assertEquals("rocksdb.FixedPrefix.4", hints.get("[CFOptions \"timers\"]"), hints.toString());
-        assertEquals("nullptr", hints.get("[CFOptions \"default\"]"), hints.toString());
+        return values;
     }
 
     @Test
