@@ -3,12 +3,12 @@ package dev.rsql.runtime.operator.aggregate;
 import java.util.List;
 
 /**
- * The entries a {@link KeyedStateCache} holds: an open-addressing table keyed by the entries themselves (linear
- * probing by their hash, deletion by shifting back), and a clock for eviction: a read marks an entry referenced, and
- * the clock's hand evicts entries it finds unmarked, unmarking the others as it passes (a second chance), an
- * approximation of least-recently-used that costs a read nothing but one store, where an access-ordered linked map
- * relinks its entry. The hashes sit in an array of their own beside the slots, so that probing past other entries
- * reads neighbouring ints instead of an object per slot.
+ * The entries a {@link KeyedStateCache} holds: an open-addressing table of the entries, found by their hash, key and
+ * namespace (linear probing by the hash, deletion by shifting back), and a clock for eviction: a read marks an entry
+ * referenced, and the clock's hand evicts entries it finds unmarked, unmarking the others as it passes (a second
+ * chance), an approximation of least-recently-used that costs a read nothing but one store, where an access-ordered
+ * linked map relinks its entry. The hashes sit in an array of their own beside the slots, so that probing past other
+ * entries reads neighbouring ints instead of an object per slot.
  */
 final class CachedEntries<V> {
 
@@ -37,15 +37,23 @@ final class CachedEntries<V> {
         return size;
     }
 
-    /** Adds {@code e} (referenced) unless an equal entry is held, which is returned (referenced) instead. */
-    KeyedStateCache.Entry<V> putIfAbsent(KeyedStateCache.Entry<V> e) {
+    /** The entry of {@code key} and {@code namespace} (hash {@code hash}), marked referenced, or null. */
+    KeyedStateCache.Entry<V> get(int hash, byte[] key, byte[] namespace) {
+        for (int i = home(hash); slots[i] != null; i = (i + 1) & mask) {
+            if (hashes[i] == hash && slots[i].is(hash, key, namespace)) {
+                slots[i].referenced = true;
+                return slots[i];
+            }
+        }
+        return null;
+    }
+
+    /** Adds {@code e}, referenced; the caller knows no entry of its key and namespace is held. */
+    void add(KeyedStateCache.Entry<V> e) {
         int hash = e.hashCode();
         int i = home(hash);
-        for (KeyedStateCache.Entry<V> s; (s = slots[i]) != null; i = (i + 1) & mask) {
-            if (hashes[i] == hash && s.equals(e)) {
-                s.referenced = true;
-                return s;
-            }
+        while (slots[i] != null) {
+            i = (i + 1) & mask;
         }
         e.referenced = true;
         slots[i] = e;
@@ -53,7 +61,6 @@ final class CachedEntries<V> {
         if (++size * 4 > slots.length * 3) {
             grow();
         }
-        return null;
     }
 
     /**

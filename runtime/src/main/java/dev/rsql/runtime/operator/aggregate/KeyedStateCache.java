@@ -33,12 +33,16 @@ final class KeyedStateCache<V> {
         /** Read since the eviction clock last passed it ({@link CachedEntries}). */
         boolean referenced;
 
-        private Entry(KeyedStateCache<V> cache, byte[] key, byte[] namespace, V value) {
+        private Entry(KeyedStateCache<V> cache, byte[] key, byte[] namespace, int hash) {
             this.cache = cache;
             this.key = key;
             this.namespace = namespace;
-            this.value = value;
-            this.hash = hash(key, namespace);
+            this.hash = hash;
+        }
+
+        /** Whether this is the entry of {@code key} and {@code namespace}, whose hash is {@code hash}. */
+        boolean is(int hash, byte[] key, byte[] namespace) {
+            return this.hash == hash && Arrays.equals(this.key, key) && Arrays.equals(this.namespace, namespace);
         }
 
         void changed() {
@@ -48,13 +52,6 @@ final class KeyedStateCache<V> {
                 dirty = true;
                 cache.changed(this);
             }
-        }
-
-        // An entry is its own map key: equal when key and namespace bytes are.
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Entry<?> e && hash == e.hash && Arrays.equals(key, e.key)
-                    && Arrays.equals(namespace, e.namespace);
         }
 
         @Override
@@ -133,25 +130,32 @@ final class KeyedStateCache<V> {
         return entry(key, namespace, false);
     }
 
-    /** The cached entry, else one added for it (its value read from state if {@code read}): one probe either way. */
+    /**
+     * The cached entry, else one added for it (its value read from state if {@code read}). A cached entry costs a
+     * probe and no allocation (most reads find theirs).
+     */
     private Entry<V> entry(byte[] key, byte[] namespace, boolean read) {
-        Entry<V> probe = new Entry<>(this, key, namespace, null);
+        int hash = hash(key, namespace);
+        if (capacity > 0) {
+            Entry<V> cached = entries.get(hash, key, namespace);
+            if (cached != null) {
+                return cached;
+            }
+        }
+        Entry<V> added = new Entry<>(this, key, namespace, hash);
         if (capacity == 0) {
             if (read) {
-                probe.value = state.get(key, namespace);
+                added.value = state.get(key, namespace);
             }
-            return probe;
+            return added;
         }
-        Entry<V> e = entries.putIfAbsent(probe);
-        if (e != null) {
-            return e;
-        }
-        if (read && (stored == null || stored.mightContain(probe.hash))) {
+        entries.add(added);
+        if (read && (stored == null || stored.mightContain(hash))) {
             // added before it is read: a read that fails fails the task, and this cache goes with it
-            probe.value = state.get(key, namespace);
+            added.value = state.get(key, namespace);
         }
-        evictIfFull(probe);
-        return probe;
+        evictIfFull(added);
+        return added;
     }
 
     /**
