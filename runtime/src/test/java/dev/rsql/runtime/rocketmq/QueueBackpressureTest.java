@@ -1,5 +1,6 @@
 package dev.rsql.runtime.rocketmq;
 
+import dev.rsql.runtime.testing.Await;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -10,7 +11,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A poll thread waits for a reader that makes room and pauses the queue of one that does not; a paused queue is
@@ -95,11 +95,7 @@ class QueueBackpressureTest {
         poller.start();
         // The reader starts once the poller has filled the buffer and paused the queue: left to the scheduler, a
         // reader that keeps up would never let the buffer fill, and no pause would race a resume.
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (pauses.get() == 0) {
-            assertTrue(System.nanoTime() < deadline, "the poller never paused a full queue");
-            Thread.onSpinWait();
-        }
+        Await.until("the poller to pause a full queue", Duration.ofSeconds(30), () -> pauses.get() > 0);
         int read = 0;
         while (read < messages && (poller.isAlive() || buffered.get() > 0)) {
             if (buffered.get() > 0) {

@@ -1,12 +1,12 @@
 package dev.rsql.runtime.operator.aggregate;
 
-import dev.rsql.runtime.state.ByteReader;
-import dev.rsql.runtime.state.ByteWriter;
+import dev.rsql.runtime.state.RowListSerializer;
 import dev.rsql.runtime.state.RowSerializer;
-import dev.rsql.runtime.state.StateException;
 import dev.rsql.runtime.state.TypeSerializer;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The open slices of one key of a {@link SlicingWindowAggregateOperator}, ordered by slice end: per slice its end, the
@@ -61,43 +61,33 @@ final class KeySlices {
         accs[size] = null;
     }
 
-    /**
-     * Stored as a list of rows (slice end, row count, accumulators as a nested row): the count, then each row in the
-     * self-delimiting {@link RowSerializer} format.
-     */
+    /** Stored as the list of its slices' rows (slice end, row count, accumulators as a nested row). */
     static final class Serializer implements TypeSerializer<KeySlices> {
 
-        private final RowSerializer slice;
+        private final RowListSerializer rows;
 
         /** {@code slice}: rows of (BIGINT end, BIGINT count, the accumulators' row). */
         Serializer(RowSerializer slice) {
-            this.slice = slice;
+            this.rows = new RowListSerializer(slice);
         }
 
         @Override
         public byte[] serialize(KeySlices value) {
-            ByteWriter out = new ByteWriter(64 * Math.max(1, value.size));
-            out.writeVarInt(value.size);
+            List<Object[]> list = new ArrayList<>(value.size);
             for (int i = 0; i < value.size; i++) {
-                slice.serialize(new Object[]{value.ends[i], value.counts[i], value.accs[i]}, out);
+                list.add(new Object[]{value.ends[i], value.counts[i], value.accs[i]});
             }
-            return out.toByteArray();
+            return rows.serialize(list);
         }
 
         @Override
         public KeySlices deserialize(byte[] bytes) {
-            ByteReader in = new ByteReader(bytes);
-            int n = in.readVarInt();
-            KeySlices value = new KeySlices(Math.max(n, 4));
-            for (int i = 0; i < n; i++) {
-                Object[] row = slice.deserialize(in);
-                value.ends[i] = (Long) row[0];
-                value.counts[i] = (Long) row[1];
-                value.accs[i] = (Object[]) row[2];
-            }
-            value.size = n;
-            if (!in.atEnd()) {
-                throw new StateException("slice list bytes have trailing bytes for " + slice);
+            List<Object[]> list = rows.deserialize(bytes);
+            KeySlices value = new KeySlices(Math.max(list.size(), 4));
+            for (Object[] row : list) {
+                value.ends[value.size] = (Long) row[0];
+                value.counts[value.size] = (Long) row[1];
+                value.accs[value.size++] = (Object[]) row[2];
             }
             return value;
         }

@@ -136,19 +136,18 @@ final class KeyedStateCache<V> {
      */
     private Entry<V> entry(byte[] key, byte[] namespace, boolean read) {
         int hash = hash(key, namespace);
-        if (capacity > 0) {
-            Entry<V> cached = entries.get(hash, key, namespace);
-            if (cached != null) {
-                return cached;
+        if (capacity == 0) {
+            Entry<V> uncached = new Entry<>(this, key, namespace, hash);
+            if (read) {
+                uncached.value = state.get(key, namespace);
             }
+            return uncached;
+        }
+        Entry<V> cached = entries.get(hash, key, namespace);
+        if (cached != null) {
+            return cached;
         }
         Entry<V> added = new Entry<>(this, key, namespace, hash);
-        if (capacity == 0) {
-            if (read) {
-                added.value = state.get(key, namespace);
-            }
-            return added;
-        }
         entries.add(added);
         if (read && (stored == null || stored.mightContain(hash))) {
             // added before it is read: a read that fails fails the task, and this cache goes with it

@@ -11,6 +11,7 @@ import dev.rsql.runtime.state.Namespaces;
 import dev.rsql.runtime.state.RowListSerializer;
 import dev.rsql.runtime.state.RowSerializer;
 import dev.rsql.runtime.state.TimerService;
+import dev.rsql.runtime.state.TypeSerializer;
 import dev.rsql.runtime.types.DataType;
 
 import java.util.List;
@@ -65,8 +66,12 @@ abstract class KeyedWindowAggregation implements Operator {
      */
     final KeyedStateCache<List<Object[]>> keyedWindowLists(OperatorContext context, String name,
                                                            List<DataType> columns) {
-        return new KeyedStateCache<>(context.stateBackend().valueState(node.id(), name,
-                new RowListSerializer(new RowSerializer(columns))),
+        return keyedWindowState(context, name, new RowListSerializer(new RowSerializer(columns)));
+    }
+
+    /** State {@code name} holding all of a key's windows as one value, kept in the heap for the active keys. */
+    final <V> KeyedStateCache<V> keyedWindowState(OperatorContext context, String name, TypeSerializer<V> values) {
+        return new KeyedStateCache<>(context.stateBackend().valueState(node.id(), name, values),
                 KeyedStateCache.capacity(context, "window.state-cache.keys", 1));
     }
 

@@ -45,8 +45,7 @@ public final class SlicingWindowAggregateOperator extends KeyedWindowAggregation
     void openState(OperatorContext context) {
         RowSerializer slice = new RowSerializer(List.of(DataType.of(DataType.Kind.BIGINT).notNull(),
                 DataType.of(DataType.Kind.BIGINT).notNull(), WindowResults.accumulatorsType(accumulators)));
-        state = new KeyedStateCache<>(context.stateBackend().valueState(node.id(), "slices",
-                new KeySlices.Serializer(slice)), KeyedStateCache.capacity(context, "window.state-cache.keys", 1));
+        state = keyedWindowState(context, "slices", new KeySlices.Serializer(slice));
     }
 
     @Override
