@@ -31,6 +31,9 @@ RSQL_JAVA_OPTS="${RSQL_HEAP_OPTS:--Xms64m -Xmx512m} ${JAVA_OPTS:-} -Dfastjson.pa
  -Dlogback.configurationFile=$RSQL_HOME/conf/logback.xml \
  -Dslf4j.provider=ch.qos.logback.classic.spi.LogbackServiceProvider -Dslf4j.internal.verbosity=WARN \
  -Drmq.logback.configurationFile=$RSQL_HOME/conf/rocketmq-logback.xml -Drsql.rocketmq.log.dir=$RSQL_HOME/log/rocketmq"
+# Scripts, data and output are UTF-8 whatever the locale: under LANG=C (containers, services, CI) Java 17 would read
+# and print Chinese text as '?'.
+RSQL_JAVA_OPTS="$RSQL_JAVA_OPTS -Dfile.encoding=UTF-8 -Dsun.stdout.encoding=UTF-8 -Dsun.stderr.encoding=UTF-8"
 # RocketMQ request headers in the binary encoding rather than JSON: JSON header encoding was up to a tenth of a
 # distributed job's CPU samples (every half message, end, pull and send is a request). Brokers of 4.x and 5.x read both.
 RSQL_JAVA_OPTS="$RSQL_JAVA_OPTS -Drocketmq.serialize.type=${RSQL_ROCKETMQ_SERIALIZE_TYPE:-ROCKETMQ}"

@@ -141,6 +141,21 @@ class DistributionIT {
     }
 
     @Test
+    void chineseTextComesOutAsWrittenInAnyLocale() throws Exception {
+        writeJob("chinese", "-- 风控：城市过滤 🚀\n"
+                + "CREATE TABLE `登录` (`城市` VARCHAR, n INT) WITH ('connector' = 'datagen', 'number-of-rows' = '3',"
+                + " 'fields.城市.values' = '上海🚀');\n"
+                + "CREATE TABLE o (`城市` VARCHAR, tag VARCHAR) WITH ('connector' = 'print', 'print-identifier' = '结果');\n"
+                + "INSERT INTO o SELECT `城市`, '风控' FROM `登录` WHERE `城市` <> '北京';\n");
+        Map<String, String> c = Map.of("LANG", "C", "LC_ALL", "C");
+        Result run = exec(home, c, 180, "bin/rsql", "run", "it/chinese");
+        assertEquals(0, run.code, run.output);
+        assertTrue(run.output.contains("结果> +I[上海🚀, 风控]"), run.output);
+        Result explain = exec(home, c, 120, "bin/rsql", "explain", "it/chinese");
+        assertTrue(explain.output.contains("(城市 <> '北京')"), explain.output);
+    }
+
+    @Test
     void aStatefulJobLoadsRocksDbFromLibNativeNotFromACopyOfItsJar() throws Exception {
         Assumptions.assumeTrue("Linux".equals(System.getProperty("os.name")) && "amd64".equals(System.getProperty("os.arch")),
                 "lib/native holds the x86-64 and aarch64 Linux libraries; this runs on the first");

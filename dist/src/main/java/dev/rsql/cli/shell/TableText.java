@@ -1,10 +1,12 @@
 package dev.rsql.cli.shell;
 
+import dev.rsql.runtime.text.DisplayWidth;
+
 import java.util.List;
 
 /**
  * Boxed tables as Flink's SQL client draws them: {@code +---+} borders, values right-aligned, a value wider than its
- * column cut with {@code ...}.
+ * column cut with {@code ...}. Widths are terminal columns: a Chinese character takes two.
  */
 final class TableText {
 
@@ -18,9 +20,9 @@ final class TableText {
     static TableText fitting(List<String> headers, List<List<String>> rows) {
         int[] widths = new int[headers.size()];
         for (int i = 0; i < widths.length; i++) {
-            widths[i] = headers.get(i).length();
+            widths[i] = DisplayWidth.of(headers.get(i));
             for (List<String> row : rows) {
-                widths[i] = Math.max(widths[i], row.get(i).length());
+                widths[i] = Math.max(widths[i], DisplayWidth.of(row.get(i)));
             }
         }
         return new TableText(widths);
@@ -38,10 +40,12 @@ final class TableText {
         StringBuilder sb = new StringBuilder("|");
         for (int i = 0; i < widths.length; i++) {
             String v = values.get(i);
-            if (v.length() > widths[i]) {
-                v = widths[i] > 3 ? v.substring(0, widths[i] - 3) + "..." : v.substring(0, widths[i]);
+            int w = DisplayWidth.of(v);
+            if (w > widths[i]) {
+                v = widths[i] > 3 ? DisplayWidth.cut(v, widths[i] - 3) + "..." : DisplayWidth.cut(v, widths[i]);
+                w = DisplayWidth.of(v);
             }
-            sb.append(' ').append(" ".repeat(widths[i] - v.length())).append(v).append(" |");
+            sb.append(' ').append(" ".repeat(widths[i] - w)).append(v).append(" |");
         }
         return sb.toString();
     }

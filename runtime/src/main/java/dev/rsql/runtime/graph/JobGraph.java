@@ -2,6 +2,8 @@ package dev.rsql.runtime.graph;
 
 import dev.rsql.runtime.config.Options;
 
+import dev.rsql.runtime.text.DisplayWidth;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -96,9 +98,10 @@ public final class JobGraph {
     /** The graph as EXPLAIN prints it: one line per node, inputs named by id. */
     public String explain() {
         StringBuilder sb = new StringBuilder("Job ").append(name).append('\n');
-        int idWidth = nodes.stream().mapToInt(n -> n.id().length()).max().orElse(0);
+        int idWidth = nodes.stream().mapToInt(n -> DisplayWidth.of(n.id())).max().orElse(0);
         for (GraphNode n : nodes) {
-            sb.append(String.format("  %-" + idWidth + "s  %-6s %s", n.id(), n.kind(), n.describe()));
+            sb.append("  ").append(DisplayWidth.padRight(n.id(), idWidth))
+                    .append(String.format("  %-6s %s", n.kind(), n.describe()));
             if (n instanceof SourceNode) {
                 sb.append(SourceFields.describe(this, (SourceNode) n));
             }

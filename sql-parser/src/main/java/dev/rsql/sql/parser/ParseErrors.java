@@ -3,6 +3,7 @@ package dev.rsql.sql.parser;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -34,6 +35,10 @@ final class ParseErrors {
   private static final Pattern LEXICAL_ERROR = Pattern.compile(
       "(?s).*Encountered: (<EOF>|\"(.*)\" \\(\\d+\\)),? after ?: \"(.*)\"");
 
+  /** JavaCC's one-letter escapes in a lexical error's text. */
+  private static final Map<Character, Character> ESCAPED =
+      Map.of('b', '\b', 't', '\t', 'n', '\n', 'f', '\f', 'r', '\r');
+
   /** Calcite's error for an expression where a query was expected, e.g. a misspelled SELECT. */
   private static final String NON_QUERY_EXPRESSION =
       Static.RESOURCE.illegalNonQueryExpression().str();
@@ -51,10 +56,10 @@ final class ParseErrors {
     if (error instanceof TokenMgrError) {
       final Matcher m = LEXICAL_ERROR.matcher(String.valueOf(error.getMessage()));
       if (m.matches()) {
-        final String character = m.group(2);
+        final String character = m.group(2) == null ? null : unescape(m.group(2));
         final String detail = character == null
-            ? "unexpected end of input in " + quote(m.group(3))
-            : "unexpected character " + quote(character);
+            ? "unexpected end of input in " + quote(unescape(m.group(3)))
+            : "unexpected character " + quote(character) + asciiHint(character);
         return new RsqlParseException(prefix(pos) + detail, pos, character, List.of(), error);
       }
     }
@@ -157,6 +162,52 @@ final class ParseErrors {
         + (shown < expected.size() ? ", ..." : "");
   }
 
+  /** Undoes JavaCC's escaping of a lexical error's text ({@code \\u98ce} for 风, {@code \\n}, ...). */
+  static String unescape(String text) {
+    final StringBuilder sb = new StringBuilder(text.length());
+    for (int i = 0; i < text.length(); i++) {
+      final char c = text.charAt(i);
+      if (c != '\\' || i + 1 >= text.length()) {
+        sb.append(c);
+        continue;
+      }
+      final char next = text.charAt(++i);
+      if (next == 'u' && i + 4 < text.length()) {
+        sb.append((char) Integer.parseInt(text.substring(i + 1, i + 5), 16));
+        i += 4;
+      } else {
+        sb.append(ESCAPED.getOrDefault(next, next));
+      }
+    }
+    return sb.toString();
+  }
+
+  /**
+   * For punctuation a Chinese input method types (full-width comma, brackets, quotes), the ASCII character SQL
+   * wants: {@code （} is a common typo for {@code (}.
+   */
+  private static String asciiHint(String character) {
+    if (character.length() != 1) {
+      return "";
+    }
+    final char c = character.charAt(0);
+    final String ascii;
+    if (c >= '\uFF01' && c <= '\uFF5E') {
+      ascii = String.valueOf((char) (c - 0xFEE0));
+    } else if (c == '\u2018' || c == '\u2019') {
+      ascii = "'";
+    } else if (c == '\u201C' || c == '\u201D') {
+      ascii = "\"";
+    } else if (c == '\u3001') {
+      ascii = ",";
+    } else if (c == '\u3002') {
+      ascii = ".";
+    } else {
+      return "";
+    }
+    return " (a full-width character; write '" + ascii + "')";
+  }
+
   private static String prefix(SqlParserPos pos) {
     return "line " + pos.getLineNum() + ", column " + pos.getColumnNum() + ": ";
   }
@@ -171,9 +222,12 @@ final class ParseErrors {
       return null;
     }
     final String line = lines[pos.getLineNum() - 1];
+    // columns count characters (code points), see CodePointCharStream
+    final int characters = line.codePointCount(0, line.length());
     final int begin = pos.getColumnNum() - 1;
     final int end = pos.getEndColumnNum();
-    return begin >= 0 && begin < end && end <= line.length() ? line.substring(begin, end) : null;
+    return begin >= 0 && begin < end && end <= characters
+        ? line.substring(line.offsetByCodePoints(0, begin), line.offsetByCodePoints(0, end)) : null;
   }
 
   /** {@code 'text'}; a complete quoted literal or identifier is shown as written. */

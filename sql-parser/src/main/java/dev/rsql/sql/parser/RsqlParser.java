@@ -2,6 +2,7 @@ package dev.rsql.sql.parser;
 
 import java.util.List;
 
+import dev.rsql.sql.parser.impl.CodePointCharStream;
 import dev.rsql.sql.parser.impl.ParseException;
 import dev.rsql.sql.parser.impl.RsqlParserImpl;
 import dev.rsql.sql.parser.impl.TokenMgrError;
@@ -13,7 +14,6 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlAbstractParserImpl;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
-import org.apache.calcite.util.SourceStringReader;
 
 /**
  * Entry point of the Blink/Flink SQL parser.
@@ -94,8 +94,7 @@ public final class RsqlParser {
   private static RsqlParserImpl newParser(String sql) {
     // The generated factory sizes the input buffer to the text, which fails for an empty text.
     final String text = sql.isEmpty() ? " " : sql;
-    final SqlAbstractParserImpl parser =
-        CONFIG.parserFactory().getParser(new SourceStringReader(text));
+    final SqlAbstractParserImpl parser = CodePointCharStream.parser(text);
     parser.setTabSize(1);
     parser.setQuotedCasing(CONFIG.quotedCasing());
     parser.setUnquotedCasing(CONFIG.unquotedCasing());

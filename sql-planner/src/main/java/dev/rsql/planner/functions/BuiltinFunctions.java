@@ -55,8 +55,11 @@ public final class BuiltinFunctions {
                 .doc("Concatenates the values with the separator between them, skipping NULL values; NULL if the "
                         + "separator is NULL.")
                 .example("CONCAT_WS('-', 'a', NULL, 'c')", "a-c").example("CONCAT_WS(NULL, 'a')", "NULL").add();
-        r.calcite("CHAR_LENGTH / CHARACTER_LENGTH", STRING).sig("INT CHAR_LENGTH(VARCHAR s)").sig("INT CHARACTER_LENGTH(VARCHAR s)")
-                .doc("Number of characters.").example("CHAR_LENGTH('hello')", "5").add();
+        r.scalar("CHAR_LENGTH", STRING, s).sig("INT CHAR_LENGTH(VARCHAR s)", "charLength")
+                .doc("Number of characters (Unicode code points: an emoji is one character).")
+                .example("CHAR_LENGTH('hello')", "5").example("CHAR_LENGTH('风控🚀')", "3").add();
+        r.scalar("CHARACTER_LENGTH", STRING, s).sig("INT CHARACTER_LENGTH(VARCHAR s)", "charLength")
+                .doc("Same as CHAR_LENGTH.").example("CHARACTER_LENGTH('北京')", "2").add();
         r.calcite("LOWER / UPPER", STRING).sig("VARCHAR LOWER(VARCHAR s)").sig("VARCHAR UPPER(VARCHAR s)")
                 .doc("Lower / upper case.").example("LOWER('AbC')", "abc").example("UPPER('AbC')", "ABC").add();
         r.scalar("INITCAP", STRING, s).sig("VARCHAR INITCAP(VARCHAR s)", "initcap")
@@ -76,8 +79,10 @@ public final class BuiltinFunctions {
                 .example("INSTR('helloworld', 'lo')", "4").example("INSTR('aXbXc', 'X', 3)", "4")
                 .example("INSTR('aXbXc', 'X', 1, 2)", "4").example("INSTR('aXbXc', 'X', -1)", "4")
                 .example("INSTR('aXbXc', 'X', -1, 2)", "2").example("INSTR('abc', 'z')", "0").add();
-        r.calcite("POSITION", STRING).sig("INT POSITION(VARCHAR sub IN VARCHAR s)")
-                .doc("1-based position of sub in s, 0 if absent.").example("POSITION('lo' IN 'hello')", "4").add();
+        r.scalar("POSITION", STRING, s).sig("INT POSITION(VARCHAR sub IN VARCHAR s)")
+                .hiddenSig("INT POSITION(VARCHAR sub, VARCHAR s)", "locate")
+                .doc("1-based position of sub in s, 0 if absent.").example("POSITION('lo' IN 'hello')", "4")
+                .example("POSITION('控' IN '🚀风控')", "3").add();
         r.scalar("LOCATE", STRING, s).sig("INT LOCATE(VARCHAR sub, VARCHAR s)", "locate")
                 .sig("INT LOCATE(VARCHAR sub, VARCHAR s, INT pos)", "locate")
                 .doc("1-based position of sub in s at or after position pos (default 1); 0 if absent.")
@@ -103,7 +108,7 @@ public final class BuiltinFunctions {
                         + "and a negative start counts from the end; NULL for a negative len.")
                 .blink("Blink/Flink semantics for start <= 0 (standard SQL would shift the window instead).")
                 .example("SUBSTRING('hello', 2, 3)", "ell").example("SUBSTRING('hello', -3)", "llo")
-                .example("SUBSTRING('hello' FROM 0 FOR 2)", "he").add();
+                .example("SUBSTRING('hello' FROM 0 FOR 2)", "he").example("SUBSTRING('深圳🚀站', 2, 2)", "圳🚀").add();
         r.scalar("SUBSTR", STRING, s).sig("VARCHAR SUBSTR(VARCHAR s, INT start)", "substr")
                 .sig("VARCHAR SUBSTR(VARCHAR s, INT start, INT len)", "substr")
                 .doc("Same as SUBSTRING.").example("SUBSTR('hello', 2)", "ello").add();
@@ -114,9 +119,12 @@ public final class BuiltinFunctions {
                 .doc("Removes leading spaces.").example("CONCAT('[', LTRIM('  a  '), ']')", "[a  ]").add();
         r.scalar("RTRIM", STRING, s).sig("VARCHAR RTRIM(VARCHAR s)", "rtrim")
                 .doc("Removes trailing spaces.").example("CONCAT('[', RTRIM('  a  '), ']')", "[  a]").add();
-        r.calcite("OVERLAY", STRING).sig("VARCHAR OVERLAY(VARCHAR s PLACING VARCHAR r FROM INT start [FOR INT len])")
+        r.scalar("OVERLAY", STRING, s).sig("VARCHAR OVERLAY(VARCHAR s PLACING VARCHAR r FROM INT start [FOR INT len])")
+                .hiddenSig("VARCHAR OVERLAY(VARCHAR s, VARCHAR r, INT start)", "overlay")
+                .hiddenSig("VARCHAR OVERLAY(VARCHAR s, VARCHAR r, INT start, INT len)", "overlay")
                 .doc("Replaces len characters (default: the length of r) of s from position start by r.")
-                .example("OVERLAY('abcdef' PLACING 'XY' FROM 2)", "aXYdef").add();
+                .example("OVERLAY('abcdef' PLACING 'XY' FROM 2)", "aXYdef")
+                .example("OVERLAY('北京🚀站' PLACING '上海' FROM 3 FOR 1)", "北京上海站").add();
         r.scalar("LEFT", STRING, s).sig("VARCHAR LEFT(VARCHAR s, INT n)", "left")
                 .doc("The first n characters; empty if n <= 0.").example("LEFT('hello', 2)", "he").add();
         r.scalar("RIGHT", STRING, s).sig("VARCHAR RIGHT(VARCHAR s, INT n)", "right")
@@ -503,15 +511,5 @@ public final class BuiltinFunctions {
                 .doc("One row with one column per key: the key's value as KEYVALUE finds it. A NULL delimiter is a "
                         + "space; a delimiter of several characters splits at any of them. All NULL for a NULL s.")
                 .example("MULTI_KEYVALUE('k1=v1;k2=v2', ';', '=', 'k2', 'k3', 'k1') AS T(a, b, c)", "v2, NULL, v1").add();
-    }
-
-    /** Names whose Calcite standard operator the engine replaces (hidden from Calcite's table). */
-    static List<String> replacedStandardNames() {
-        return List.of("SUBSTRING", "INITCAP");
-    }
-
-    /** The category of a documented function, by name (for tests). */
-    static Category categoryOf(String name) {
-        return docs().stream().filter(d -> d.name().equals(name)).map(FunctionDoc::category).findFirst().orElse(null);
     }
 }

@@ -21,7 +21,8 @@ import java.util.List;
  * <ul>
  *   <li>{@code IF(c, a, b)} becomes {@code CASE WHEN c THEN a ELSE b END} (typing and lazy evaluation of CASE);</li>
  *   <li>{@code JSON_VALUE(json, path)} without SQL/JSON clauses becomes Blink's JSON_VALUE;</li>
- *   <li>{@code SUBSTRING} gets Blink/Flink semantics for a start &lt;= 0;</li>
+ *   <li>{@code SUBSTRING} gets Blink/Flink semantics for a start &lt;= 0, and it, {@code POSITION} and {@code OVERLAY}
+ *   count characters (code points) as Flink does, where Calcite's count UTF-16 units;</li>
  *   <li>each {@code UUID()} gets a call-site number, so two calls in one row give two values;</li>
  *   <li>{@code LATERAL TABLE(f(...)) AS T(a, b)} where f is a bean returning maps gets a function whose columns are
  *   the alias names.</li>
@@ -81,8 +82,10 @@ public final class FunctionRewriter {
         if (op instanceof SqlJsonValueFunction && c.operandCount() == 2 && scriptFunctions.get("JSON_VALUE") == null) {
             return operator("JSON_VALUE").createCall(c.getParserPosition(), c.getOperandList());
         }
-        if (op == SqlStdOperatorTable.SUBSTRING && scriptFunctions.get("SUBSTRING") == null) {
-            return operator("SUBSTRING").createCall(c.getParserPosition(), c.getOperandList());
+        // the standard syntax of these parses to Calcite's operator, which counts UTF-16 units, not characters
+        if ((op == SqlStdOperatorTable.SUBSTRING || op == SqlStdOperatorTable.POSITION
+                || op == SqlStdOperatorTable.OVERLAY) && scriptFunctions.get(op.getName()) == null) {
+            return operator(op.getName()).createCall(c.getParserPosition(), c.getOperandList());
         }
         if (c.getKind() == SqlKind.AS && c.operandCount() > 2) {
             aliasColumns(c);

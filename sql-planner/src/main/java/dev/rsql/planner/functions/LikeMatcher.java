@@ -26,45 +26,54 @@ public final class LikeMatcher {
     /** Compiles a LIKE pattern; {@code escape} is null or a one-character string. */
     @Deterministic
     public static LikeMatcher compile(String pattern, String escape) {
-        if (escape != null && escape.length() != 1) {
+        if (escape != null && escape.codePointCount(0, escape.length()) != 1) {
             throw new IllegalArgumentException("LIKE escape must be one character, got '" + escape + "'");
         }
-        char esc = escape == null ? 0 : escape.charAt(0);
+        int esc = escape == null ? -1 : escape.codePointAt(0);
         StringBuilder literal = new StringBuilder();
         StringBuilder regex = new StringBuilder();
+        // literal text goes into the regex quoted as a whole: quoting the halves of a surrogate pair (an emoji) one
+        // by one would make a regex that never matches it
+        StringBuilder quoted = new StringBuilder();
         boolean leadingPercent = false;
         boolean trailingPercent = false;
         boolean simple = true;
         int n = pattern.length();
-        for (int i = 0; i < n; i++) {
-            char c = pattern.charAt(i);
-            if (escape != null && c == esc) {
-                if (i + 1 >= n) {
+        for (int i = 0; i < n; ) {
+            int c = pattern.codePointAt(i);
+            i += Character.charCount(c);
+            if (c == esc) {
+                if (i >= n) {
                     throw new IllegalArgumentException("LIKE pattern ends with its escape character: '" + pattern + "'");
                 }
-                char next = pattern.charAt(++i);
-                literal.append(next);
-                regex.append(Pattern.quote(String.valueOf(next)));
-            } else if (c == '%') {
-                regex.append(".*");
-                if (literal.length() == 0 && !trailingPercent && regex.length() == 2) {
-                    leadingPercent = true;
-                } else if (i == n - 1) {
-                    trailingPercent = true;
-                } else {
+                int next = pattern.codePointAt(i);
+                i += Character.charCount(next);
+                literal.appendCodePoint(next);
+                quoted.appendCodePoint(next);
+            } else if (c == '%' || c == '_') {
+                appendQuoted(regex, quoted);
+                if (c == '_') {
+                    regex.append('.');
                     simple = false;
+                } else {
+                    regex.append(".*");
+                    if (literal.length() == 0 && !trailingPercent && regex.length() == 2) {
+                        leadingPercent = true;
+                    } else if (i == n) {
+                        trailingPercent = true;
+                    } else {
+                        simple = false;
+                    }
                 }
-            } else if (c == '_') {
-                regex.append('.');
-                simple = false;
             } else {
                 if (trailingPercent) {
                     simple = false;
                 }
-                literal.append(c);
-                regex.append(Pattern.quote(String.valueOf(c)));
+                literal.appendCodePoint(c);
+                quoted.appendCodePoint(c);
             }
         }
+        appendQuoted(regex, quoted);
         if (simple) {
             Kind kind = leadingPercent
                     ? (trailingPercent ? Kind.CONTAINS : Kind.SUFFIX)
@@ -72,6 +81,13 @@ public final class LikeMatcher {
             return new LikeMatcher(kind, literal.toString(), null);
         }
         return new LikeMatcher(Kind.REGEX, null, Pattern.compile(regex.toString(), Pattern.DOTALL));
+    }
+
+    private static void appendQuoted(StringBuilder regex, StringBuilder quoted) {
+        if (quoted.length() > 0) {
+            regex.append(Pattern.quote(quoted.toString()));
+            quoted.setLength(0);
+        }
     }
 
     public boolean matches(String s) {

@@ -71,18 +71,20 @@ public final class StringFunctions {
         if (length < 0) {
             return null;
         }
-        if (length <= s.length()) {
-            return s.substring(0, length);
+        int chars = charLength(s);
+        if (length <= chars) {
+            return s.substring(0, offset(s, 0, length));
         }
         if (pad.isEmpty()) {
             return null;
         }
         StringBuilder fill = new StringBuilder();
-        int need = length - s.length();
-        while (fill.length() < need) {
+        int need = length - chars;
+        int padChars = charLength(pad);
+        for (int n = need / padChars; n > 0; n--) {
             fill.append(pad);
         }
-        fill.setLength(need);
+        fill.append(pad, 0, offset(pad, 0, need % padChars));
         return left ? fill + s : s + fill;
     }
 
@@ -90,8 +92,34 @@ public final class StringFunctions {
         return n <= 0 ? "" : s.repeat(n);
     }
 
+    /** The characters of s in reverse order; a surrogate pair (an emoji) stays one character. */
     public static String reverse(String s) {
         return new StringBuilder(s).reverse().toString();
+    }
+
+    // Positions and lengths count characters (Unicode code points) as Flink does, not UTF-16 units: '🚀' is one
+    // character. String.codePointCount is a subtraction for Latin-1 strings, so plain text pays nothing for it.
+
+    /** CHAR_LENGTH(s): the number of characters. */
+    public static int charLength(String s) {
+        return s.codePointCount(0, s.length());
+    }
+
+    /** The UTF-16 index {@code characters} characters after index {@code from}, at most the string's length. */
+    private static int offset(String s, int from, int characters) {
+        int i = from;
+        int len = s.length();
+        for (int n = 0; n < characters && i < len; n++) {
+            if (Character.isHighSurrogate(s.charAt(i++)) && i < len && Character.isLowSurrogate(s.charAt(i))) {
+                i++;
+            }
+        }
+        return i;
+    }
+
+    /** The 1-based character position of UTF-16 index {@code index}, 0 for a negative index (not found). */
+    private static int position(String s, int index) {
+        return index < 0 ? 0 : s.codePointCount(0, index) + 1;
     }
 
     /** SUBSTR/SUBSTRING(s, start): 1-based; 0 is treated as 1; a negative start counts from the end. */
@@ -103,7 +131,7 @@ public final class StringFunctions {
         if (length < 0) {
             return null;
         }
-        int len = s.length();
+        int len = charLength(s);
         int from;
         if (start > 0) {
             from = start - 1;
@@ -118,16 +146,34 @@ public final class StringFunctions {
         } else {
             from = 0;
         }
-        int to = len - from < length ? len : from + length;
-        return s.substring(from, to);
+        int begin = offset(s, 0, from);
+        return s.substring(begin, offset(s, begin, length));
     }
 
     public static String left(String s, int n) {
-        return n <= 0 ? "" : s.substring(0, Math.min(n, s.length()));
+        return n <= 0 ? "" : s.substring(0, offset(s, 0, n));
     }
 
     public static String right(String s, int n) {
-        return n <= 0 ? "" : s.substring(Math.max(0, s.length() - n));
+        if (n <= 0) {
+            return "";
+        }
+        int len = charLength(s);
+        return n >= len ? s : s.substring(offset(s, 0, len - n));
+    }
+
+    /**
+     * OVERLAY(s PLACING r FROM start [FOR len]): s with len characters (default: as many as r has) from position
+     * start replaced by r.
+     */
+    public static String overlay(String s, String r, int start) {
+        return overlay(s, r, start, charLength(r));
+    }
+
+    public static String overlay(String s, String r, int start, int length) {
+        int begin = offset(s, 0, Math.max(start - 1, 0));
+        int end = offset(s, begin, Math.max(length, 0));
+        return s.substring(0, begin) + r + s.substring(end);
     }
 
     public static String ltrim(String s) {
@@ -150,7 +196,7 @@ public final class StringFunctions {
 
     /** INSTR(s, sub): 1-based position of the first occurrence, 0 if none. */
     public static int instr(String s, String sub) {
-        return s.indexOf(sub) + 1;
+        return position(s, s.indexOf(sub));
     }
 
     public static int instr(String s, String sub, int start) {
@@ -170,7 +216,7 @@ public final class StringFunctions {
         }
         int pos;
         if (start > 0) {
-            pos = start - 2;
+            pos = offset(s, 0, start - 1) - 1;
             for (int i = 0; i < nth; i++) {
                 pos = s.indexOf(sub, pos + 1);
                 if (pos < 0) {
@@ -178,7 +224,8 @@ public final class StringFunctions {
                 }
             }
         } else {
-            pos = s.length() + start + 1;
+            int chars = charLength(s);
+            pos = chars + start < 0 ? -1 : offset(s, 0, chars + start) + 1;
             for (int i = 0; i < nth; i++) {
                 pos = s.lastIndexOf(sub, pos - 1);
                 if (pos < 0) {
@@ -186,19 +233,19 @@ public final class StringFunctions {
                 }
             }
         }
-        return pos + 1;
+        return position(s, pos);
     }
 
-    /** LOCATE(sub, s [, pos]): 1-based position of sub in s at or after pos, 0 if none. */
+    /** LOCATE(sub, s [, pos]) and POSITION(sub IN s): 1-based position of sub in s at or after pos, 0 if none. */
     public static int locate(String sub, String s) {
-        return s.indexOf(sub) + 1;
+        return position(s, s.indexOf(sub));
     }
 
     public static int locate(String sub, String s, int pos) {
         if (pos < 1) {
             return 0;
         }
-        return s.indexOf(sub, pos - 1) + 1;
+        return position(s, s.indexOf(sub, offset(s, 0, pos - 1)));
     }
 
     // ---- splitting, key/value ------------------------------------------------------------------------------------
