@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static dev.rsql.planner.functions.FunctionDoc.Category.CONDITIONAL;
+import static dev.rsql.planner.functions.FunctionDoc.Category.EVENT;
 import static dev.rsql.planner.functions.FunctionDoc.Category.STRING;
 import static dev.rsql.planner.functions.FunctionDoc.Category.TABLE;
 import static dev.rsql.planner.functions.FunctionDoc.Category.TEMPORAL;
@@ -39,6 +40,7 @@ public final class BuiltinFunctions {
         strings(r);
         temporal(r);
         conditional(r);
+        events(r);
         tables(r);
         return r;
     }
@@ -475,6 +477,32 @@ public final class BuiltinFunctions {
     }
 
     // ---------------------------------------------------------------------------------------------------------------
+
+    private static void events(BuiltinRegistry r) {
+        Class<?> e = EventFunctions.class;
+        r.scalar("EVENT_MATCHES", EVENT, e).sig("BOOLEAN EVENT_MATCHES(VARCHAR event, VARCHAR pattern)", "eventMatches")
+                .doc("True if the event (JSON text) matches the event pattern, a string literal in EventBridge's "
+                        + "pattern language: exact values, prefix, suffix, equals-ignore-case, wildcard, anything-but, "
+                        + "numeric, exists, cidr, exactly and $or, as AWS event-ruler reads them (docs/events.md). NULL "
+                        + "if the event is not JSON. A malformed pattern fails `rsql check` with its position.")
+                .example("EVENT_MATCHES('{\"source\":\"shop\",\"amount\":150}', "
+                        + "'{\"source\":[\"shop\"],\"amount\":[{\"numeric\":[\">=\",100]}]}')", "TRUE")
+                .example("EVENT_MATCHES('{\"ip\":\"10.2.3.4\",\"tags\":[\"a\",\"风控\"]}', "
+                        + "'{\"ip\":[{\"cidr\":\"10.0.0.0/8\"}],\"tags\":[\"风控\"]}')", "TRUE")
+                .example("EVENT_MATCHES('{\"n\":5.0}', '{\"n\":[\"5\"]}')", "FALSE")
+                .example("EVENT_MATCHES('not json', '{}')", "NULL").add();
+        r.scalar("EVENT_TEMPLATE", EVENT, e)
+                .sig("VARCHAR EVENT_TEMPLATE(VARCHAR event, VARCHAR variables, VARCHAR template)", "eventTemplate")
+                .doc("EventBridge's template transform: each ${name} in the template replaced by the value of the "
+                        + "variable of that name. The variables are a string literal, a JSON object of names to "
+                        + "definite JSON paths into the event ($.data.user, $.items[0]['id']) or constant strings. "
+                        + "Strings go in as they are, other values as JSON; a path that finds nothing leaves ${name} "
+                        + "in place. NULL if the event is not JSON. The other transforms are the event itself, "
+                        + "JSON_VALUE(event, path) and a literal.")
+                .example("EVENT_TEMPLATE('{\"data\":{\"user\":\"张三\",\"n\":2}}', "
+                        + "'{\"u\":\"$.data.user\",\"n\":\"$.data.n\",\"tag\":\"fixed\"}', '${u} x${n} (${tag}) ${none}')",
+                        "张三 x2 (fixed) ${none}").add();
+    }
 
     private static void tables(BuiltinRegistry r) {
         Class<?> t = BuiltinTableFunctions.class;

@@ -1,6 +1,8 @@
 package dev.rsql.planner.functions;
 
 import dev.rsql.planner.functions.FunctionDoc.Category;
+import dev.rsql.runtime.event.EventPattern;
+import dev.rsql.runtime.event.TemplateVariables;
 import dev.rsql.planner.functions.FunctionDoc.Example;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
@@ -269,7 +271,7 @@ final class BuiltinRegistry {
 
     private static final Map<ParamType, List<Class<?>>> EXACT = Map.ofEntries(
             Map.entry(ParamType.VARCHAR, List.of(String.class, Regex.class, DateFormat.class, ZoneId.class,
-                    JsonPath.class)),
+                    JsonPath.class, EventPattern.class, TemplateVariables.class)),
             Map.entry(ParamType.INT, List.of(int.class, Integer.class)),
             Map.entry(ParamType.BIGINT, List.of(long.class, Long.class)),
             Map.entry(ParamType.SMALLINT, List.of(short.class, Short.class)),

@@ -1,5 +1,7 @@
 package dev.rsql.planner.functions;
 
+import dev.rsql.runtime.event.EventPattern;
+import dev.rsql.runtime.event.TemplateVariables;
 import dev.rsql.runtime.graph.FunctionException;
 import org.apache.calcite.adapter.enumerable.CallImplementor;
 import org.apache.calcite.adapter.enumerable.EnumUtils;
@@ -170,10 +172,13 @@ public final class CallCodegen {
         return t instanceof Class && ((Class<?>) t).isPrimitive() ? Expressions.box(e) : e;
     }
 
-    /** Parameter types built from a string argument once per constant (regex, date format, zone, JSON path). */
+    /**
+     * Parameter types built from a string argument once per constant (regex, date format, zone, JSON path, event
+     * pattern, template variables).
+     */
     static boolean isCompiled(Class<?> target) {
         return target == Regex.class || target == DateFormat.class || target == ZoneId.class
-                || target == JsonPath.class;
+                || target == JsonPath.class || target == EventPattern.class || target == TemplateVariables.class;
     }
 
     /** An argument (internal value of {@code sqlType}) as the Java parameter type {@code target}. */
@@ -192,6 +197,12 @@ public final class CallCodegen {
         }
         if (target == JsonPath.class) {
             return Expressions.call(JsonPath.class, "compile", v);
+        }
+        if (target == EventPattern.class) {
+            return Expressions.call(EventFunctions.class, "pattern", v);
+        }
+        if (target == TemplateVariables.class) {
+            return Expressions.call(EventFunctions.class, "variables", v);
         }
         if (target == Object.class) {
             Expression boxed = box(v);

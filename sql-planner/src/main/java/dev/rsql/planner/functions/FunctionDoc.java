@@ -18,6 +18,7 @@ public record FunctionDoc(String name, Category category, List<String> signature
         STRING("String functions"),
         TEMPORAL("Date and time functions"),
         CONDITIONAL("Conditional, logical, numeric and conversion functions"),
+        EVENT("Event patterns and transforms"),
         TABLE("Table-valued functions (LATERAL TABLE)");
 
         private final String title;

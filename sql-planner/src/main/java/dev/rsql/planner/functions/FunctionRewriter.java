@@ -23,6 +23,8 @@ import java.util.List;
  *   <li>{@code JSON_VALUE(json, path)} without SQL/JSON clauses becomes Blink's JSON_VALUE;</li>
  *   <li>{@code SUBSTRING} gets Blink/Flink semantics for a start &lt;= 0, and it, {@code POSITION} and {@code OVERLAY}
  *   count characters (code points) as Flink does, where Calcite's count UTF-16 units;</li>
+ *   <li>the pattern of {@code EVENT_MATCHES} and the variables of {@code EVENT_TEMPLATE} are checked
+ *   ({@link EventLiterals});</li>
  *   <li>each {@code UUID()} gets a call-site number, so two calls in one row give two values;</li>
  *   <li>{@code LATERAL TABLE(f(...)) AS T(a, b)} where f is a bean returning maps gets a function whose columns are
  *   the alias names.</li>
@@ -73,6 +75,7 @@ public final class FunctionRewriter {
 
     /** The call itself, or what replaces it. */
     private SqlCall replace(SqlCall c) {
+        EventLiterals.check(c, scriptFunctions);
         SqlOperator op = c.getOperator();
         if (op instanceof SqlUnresolvedFunction && op.getName().equalsIgnoreCase("IF") && c.operandCount() == 3
                 && scriptFunctions.get("IF") == null) {
