@@ -12,7 +12,9 @@ import static dev.rsql.planner.testing.TestJob.rows;
 import static dev.rsql.planner.testing.TestJob.run;
 import static dev.rsql.planner.testing.TestJob.sink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** EVENT_MATCHES and EVENT_TEMPLATE in scripts: rules over a bus of JSON events, and their plan-time checks. */
 class EventFunctionsSqlTest {
@@ -49,12 +51,21 @@ class EventFunctionsSqlTest {
                 + "INSERT INTO notes SELECT id, EVENT_TEMPLATE(event, '{\"who\": \"$.data.user\", \"t\": \"$.type\", \"k\": \"告警\"}',"
                 + " '${k}: ${t} by ${who}') FROM bus WHERE EVENT_MATCHES(event, '{\"type\": [{\"prefix\": \"login.\"}]}')"
                 + " OR EVENT_MATCHES(event, '{\"data\": {\"city\": [\"上海\"]}}');\n";
-        Map<String, List<Row>> out = run(script, "big", "internal", "risky", "notes");
-        assertEquals(List.of("[0]", "[2]"), rows(out.get("big")));
-        assertEquals(List.of("[0]", "[3]"), rows(out.get("internal")));
-        assertEquals(List.of("[2]", "[3]"), rows(out.get("risky")));
-        assertEquals(List.of("[1, 告警: order.created by ${who}]", "[3, 告警: login.failed by 张三]"),
-                rows(out.get("notes")));
+        // with the patterns of all rules matched together by one index per column, and each on its own
+        for (String setting : List.of("", "SET 'table.optimizer.multi-pattern.enabled' = 'false';\n")) {
+            Map<String, List<Row>> out = run(setting + script, "big", "internal", "risky", "notes");
+            assertEquals(List.of("[0]", "[2]"), rows(out.get("big")), setting);
+            assertEquals(List.of("[0]", "[3]"), rows(out.get("internal")), setting);
+            assertEquals(List.of("[2]", "[3]"), rows(out.get("risky")), setting);
+            assertEquals(List.of("[1, 告警: order.created by ${who}]", "[3, 告警: login.failed by 张三]"),
+                    rows(out.get("notes")), setting);
+        }
+        String plan = script.replace("${RUN}", "plan-only");
+        String on = new ScriptPlanner(PlannerContext.defaults()).plan("t", plan).generatedSource();
+        String off = new ScriptPlanner(PlannerContext.defaults())
+                .plan("t", "SET 'table.optimizer.multi-pattern.enabled' = 'false';\n" + plan).generatedSource();
+        assertTrue(on.contains("EventPatternSet.named("), on);
+        assertFalse(off.contains("EventPatternSet"), off);
     }
 
     @Test

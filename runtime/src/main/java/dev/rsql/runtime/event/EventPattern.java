@@ -42,6 +42,10 @@ public final class EventPattern {
         return event != INVALID && root.matches(event);
     }
 
+    ObjectMatcher root() {
+        return root;
+    }
+
     /** The pattern's text as written. */
     public String text() {
         return text;

@@ -31,6 +31,18 @@ final class FieldMatcher {
         }
     }
 
+    String[] path() {
+        return path;
+    }
+
+    LeafMatcher leaf() {
+        return leaf;
+    }
+
+    ObjectMatcher nested() {
+        return nested;
+    }
+
     boolean matches(Object event) {
         if (leaf != null) {
             Scan scan = new Scan();

@@ -33,6 +33,34 @@ final class IpRange implements ValueTest {
         return new IpRange(address, bits);
     }
 
+    /**
+     * The key of the network, and of an address (4 or 16 bytes) inside it: the first {@code bits} bits with the others
+     * cleared, and the length.
+     */
+    static String key(byte[] address, int bits) {
+        char[] key = new char[address.length + 1];
+        for (int i = 0; i < address.length; i++) {
+            int keep = Math.max(0, Math.min(8, bits - i * 8));
+            key[i] = (char) (address[i] & (0xFF << (8 - keep)) & 0xFF);
+        }
+        key[address.length] = (char) bits;
+        return new String(key);
+    }
+
+    String key() {
+        return key(network, bits);
+    }
+
+    /** The prefix length, and 32 or 128 bits for the family in {@link #family}. */
+    int bits() {
+        return bits;
+    }
+
+    /** 4 for IPv4, 16 for IPv6: the address length in bytes. */
+    int family() {
+        return network.length;
+    }
+
     @Override
     public boolean test(Object value) {
         if (!(value instanceof String)) {

@@ -1,5 +1,7 @@
 package dev.rsql.runtime.event;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -28,6 +30,39 @@ final class LeafMatcher {
         this.existsTrue = existsTrue;
         this.existsFalse = existsFalse;
     }
+
+    /**
+     * What this leaf matches when an index can file it: its exact values (strings, Doubles, Booleans, {@link #NULL})
+     * and its case-sensitive {@link ValueTest.Prefix} and {@link IpRange} tests. A field with it can only match an
+     * event that has a value one of these takes. Null when the leaf has other conditions.
+     */
+    List<Object> indexable() {
+        if (existsTrue || existsFalse) {
+            return null;
+        }
+        List<Object> values = new ArrayList<>(strings);
+        values.addAll(numbers);
+        if (matchesTrue) {
+            values.add(Boolean.TRUE);
+        }
+        if (matchesFalse) {
+            values.add(Boolean.FALSE);
+        }
+        if (matchesNull) {
+            values.add(NULL);
+        }
+        for (ValueTest t : tests) {
+            if (t instanceof IpRange || t instanceof ValueTest.Prefix && !((ValueTest.Prefix) t).ignoreCase()) {
+                values.add(t);
+            } else {
+                return null;
+            }
+        }
+        return values;
+    }
+
+    /** Stands for JSON null among {@link #exactValues}. */
+    static final Object NULL = new Object();
 
     /** True when one scalar value (String, Number, Boolean or null) passes a condition other than exists. */
     boolean test(Object value) {

@@ -14,6 +14,10 @@ final class ObjectMatcher {
         this.ors = ors;
     }
 
+    FieldMatcher[] fields() {
+        return fields;
+    }
+
     boolean matches(Object event) {
         for (FieldMatcher f : fields) {
             if (!f.matches(event)) {

@@ -65,6 +65,7 @@ public final class CalcCompiler {
     private String timeZone = "UTC";
     private CompiledCodeCache codeCache;
     private PatternSetRewriter patternSets;
+    private EventPatternSetRewriter eventPatterns;
     private SharedConjunctRewriter sharedConjuncts;
     /** Calc programs added since the last compile; those with shared conjuncts are generated again then. */
     private final List<PendingProgram> programs = new ArrayList<>();
@@ -81,6 +82,7 @@ public final class CalcCompiler {
                         String jobName) {
         this.unitName = unitName(jobName);
         this.patternSets = new PatternSetRewriter(unitName);
+        this.eventPatterns = new EventPatternSetRewriter(unitName);
         this.sharedConjuncts = new SharedConjunctRewriter(unitName);
         this.typeFactory = typeFactory;
         this.rexBuilder = new RexBuilder(typeFactory);
@@ -112,11 +114,13 @@ public final class CalcCompiler {
 
     /**
      * Whether constant LIKE and REGEXP tests on a column are matched together, one {@link
-     * dev.rsql.planner.functions.PatternSet} per column for the whole job (default true); false tests each pattern
-     * on its own. Set before the first {@link #add}.
+     * dev.rsql.planner.functions.PatternSet} per column for the whole job, and EVENT_MATCHES tests likewise, one
+     * {@link dev.rsql.planner.functions.EventPatternSet} per column (default true); false tests each pattern on its
+     * own. Set before the first {@link #add}.
      */
     public CalcCompiler multiPattern(boolean enabled) {
         this.patternSets = enabled ? new PatternSetRewriter(unitName) : null;
+        this.eventPatterns = enabled ? new EventPatternSetRewriter(unitName) : null;
         return this;
     }
 
@@ -155,6 +159,9 @@ public final class CalcCompiler {
     public Supplier<CalcFunction> add(RexProgram program, String source) {
         String name = "Calc" + classes.size();
         RexProgram rewritten = patternSets == null ? program : patternSets.rewrite(program, rexBuilder);
+        if (eventPatterns != null) {
+            rewritten = eventPatterns.rewrite(rewritten, rexBuilder);
+        }
         programs.add(new PendingProgram(classes.size(), name, rewritten, source));
         // generated now, so that an expression that cannot be generated fails at its INSERT
         classes.add(generate(name, lowered(rewritten)));
@@ -296,6 +303,9 @@ public final class CalcCompiler {
         ClassLoader loader = load(source);
         if (patternSets != null) {
             patternSets.register();
+        }
+        if (eventPatterns != null) {
+            eventPatterns.register();
         }
         for (SharedConjunctRewriter.Shared set : shared) {
             CompiledCalc evaluator = new CompiledCalc(evaluatorClasses.get(set.setName()));

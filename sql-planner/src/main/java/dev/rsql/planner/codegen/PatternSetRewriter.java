@@ -126,12 +126,12 @@ final class PatternSetRewriter {
         return node instanceof RexLocalRef ? exprs.get(((RexLocalRef) node).getIndex()) : node;
     }
 
-    private static int inputField(RexNode node, List<RexNode> exprs) {
+    static int inputField(RexNode node, List<RexNode> exprs) {
         RexNode n = resolve(node, exprs);
         return n instanceof RexInputRef ? ((RexInputRef) n).getIndex() : -1;
     }
 
-    private static String charLiteral(RexNode node, List<RexNode> exprs) {
+    static String charLiteral(RexNode node, List<RexNode> exprs) {
         RexNode n = resolve(node, exprs);
         return n instanceof RexLiteral ? ((RexLiteral) n).getValueAs(String.class) : null;
     }

@@ -483,14 +483,15 @@ public final class BuiltinFunctions {
         r.scalar("EVENT_MATCHES", EVENT, e).sig("BOOLEAN EVENT_MATCHES(VARCHAR event, VARCHAR pattern)", "eventMatches")
                 .doc("True if the event (JSON text) matches the event pattern, a string literal in EventBridge's "
                         + "pattern language: exact values, prefix, suffix, equals-ignore-case, wildcard, anything-but, "
-                        + "numeric, exists, cidr, exactly and $or, as AWS event-ruler reads them (docs/events.md). NULL "
-                        + "if the event is not JSON. A malformed pattern fails `rsql check` with its position.")
+                        + "numeric, exists, cidr, exactly and $or, as AWS event-ruler reads them (docs/events.md). An "
+                        + "event that is not JSON matches nothing. A malformed pattern fails `rsql check` with its "
+                        + "position. The patterns of all rules on one column are matched together, by one index.")
                 .example("EVENT_MATCHES('{\"source\":\"shop\",\"amount\":150}', "
                         + "'{\"source\":[\"shop\"],\"amount\":[{\"numeric\":[\">=\",100]}]}')", "TRUE")
                 .example("EVENT_MATCHES('{\"ip\":\"10.2.3.4\",\"tags\":[\"a\",\"风控\"]}', "
                         + "'{\"ip\":[{\"cidr\":\"10.0.0.0/8\"}],\"tags\":[\"风控\"]}')", "TRUE")
                 .example("EVENT_MATCHES('{\"n\":5.0}', '{\"n\":[\"5\"]}')", "FALSE")
-                .example("EVENT_MATCHES('not json', '{}')", "NULL").add();
+                .example("EVENT_MATCHES('not json', '{}')", "FALSE").add();
         r.scalar("EVENT_TEMPLATE", EVENT, e)
                 .sig("VARCHAR EVENT_TEMPLATE(VARCHAR event, VARCHAR variables, VARCHAR template)", "eventTemplate")
                 .doc("EventBridge's template transform: each ${name} in the template replaced by the value of the "

@@ -34,10 +34,9 @@ public final class EventFunctions {
         return TemplateVariables.compile(json);
     }
 
-    /** EVENT_MATCHES(event, pattern): NULL for text that is not JSON. */
-    public static Boolean eventMatches(String event, EventPattern pattern) {
-        Object parsed = parse(event);
-        return parsed == EventPattern.INVALID ? null : pattern.matches(parsed);
+    /** EVENT_MATCHES(event, pattern): text that is not JSON matches no pattern. */
+    public static boolean eventMatches(String event, EventPattern pattern) {
+        return pattern.matches(parse(event));
     }
 
     /** EVENT_TEMPLATE(event, variables, template): NULL for an event that is not JSON. */
