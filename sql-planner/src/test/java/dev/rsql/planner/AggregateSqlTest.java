@@ -32,7 +32,7 @@ class AggregateSqlTest {
 
     /**
      * One shard, so each key's rows arrive in input order and the order-sensitive aggregates (FIRST_VALUE,
-     * LAST_VALUE, CONCAT_AGG) have one right answer.
+     * LAST_VALUE, CONCAT_AGG, LISTAGG) have one right answer.
      */
     @Test
     void windowAggregatesOverRandomInput() throws Exception {
@@ -40,11 +40,11 @@ class AggregateSqlTest {
         List<Row> rows = run(RandomEvents.eventTable(shards)
                 + sink("o", "k VARCHAR, ws TIMESTAMP(3), n BIGINT, cd BIGINT, av BIGINT, ad DOUBLE, ca VARCHAR,"
                 + " cb VARCHAR, fv VARCHAR, lv VARCHAR, vp DOUBLE, vs DOUBLE, sp DOUBLE, ss DOUBLE, acd BIGINT,"
-                + " cf BIGINT, sf BIGINT")
+                + " cf BIGINT, sf BIGINT, la VARCHAR, lb VARCHAR")
                 + "INSERT INTO o SELECT k, window_start, COUNT(*), COUNT(DISTINCT v), AVG(v), AVG(d), CONCAT_AGG(s),"
                 + " CONCAT_AGG('|', s), FIRST_VALUE(s), LAST_VALUE(s), VAR_POP(d), VAR_SAMP(d), STDDEV_POP(d),"
                 + " STDDEV_SAMP(d), APPROX_COUNT_DISTINCT(s), COUNT(*) FILTER (WHERE v > 50),"
-                + " SUM(v) FILTER (WHERE d < 50)"
+                + " SUM(v) FILTER (WHERE d < 50), LISTAGG(s), LISTAGG(s, '；')"
                 + " FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '5' SECOND))"
                 + " GROUP BY k, window_start, window_end HAVING COUNT(*) > 2", "o").get("o");
 
@@ -90,6 +90,8 @@ class AggregateSqlTest {
                     .collect(Collectors.toList());
             assertEquals(filtered.isEmpty() ? null : filtered.stream().mapToLong(Long::longValue).sum(), a[14],
                     at + "FILTER sum");
+            assertEquals(String.join(",", ss), a[15], at + "LISTAGG(s)");
+            assertEquals(String.join("；", ss), a[16], at + "LISTAGG(s, '；')");
         });
     }
 

@@ -30,7 +30,8 @@ final class AggregateFunctions {
     }
 
     /**
-     * @param constant the constant value of an input field (for CONCAT_AGG's delimiter), or null when not constant
+     * @param constant the constant value of an input field (for CONCAT_AGG's delimiter and LISTAGG's separator), or
+     *     null when not constant
      * @param retracting the input is a changelog: pick variants that can take rows back
      */
     static dev.rsql.runtime.aggregate.AggregateCall map(AggregateCall call, RelDataType inputType,
@@ -105,6 +106,14 @@ final class AggregateFunctions {
                     return () -> ValueListFunction.concat(value, (String) delimiter);
                 }
                 return () -> ValueListFunction.concat(arg, null);
+            }
+            case "LISTAGG": {
+                // Flink's LISTAGG(value [, separator]): the separator comes second and defaults to a comma
+                Object separator = args.size() == 2 ? constant.apply(args.get(1)) : ",";
+                if (!(separator instanceof String)) {
+                    throw new PlanningException(position, "the separator of LISTAGG must be a constant string");
+                }
+                return () -> ValueListFunction.concat(arg, (String) separator);
             }
             case "VAR_POP":
             case "VAR_SAMP":
