@@ -20,6 +20,7 @@ public final class Options {
     private final Map<String, String> values;            // lower-case key -> value
     private final Map<String, String> originalKeys;      // lower-case key -> key as written
     private final Set<String> substituted;               // lower-case keys whose value came from a placeholder
+    private final Set<String> expansions;                // the texts placeholders expanded to: never shown
     private final Set<String> used = ConcurrentHashMap.newKeySet();
 
     public Options(Map<String, String> values) {
@@ -28,6 +29,14 @@ public final class Options {
 
     /** {@code substitutedKeys}: keys whose values came from {@code ${...}} placeholders, never shown. */
     public Options(Map<String, String> values, Set<String> substitutedKeys) {
+        this(values, substitutedKeys, Set.of());
+    }
+
+    /**
+     * {@code expansions}: what the placeholders in those values expanded to, never shown either, also where a
+     * message quotes only part of a value (a path's parent directory).
+     */
+    public Options(Map<String, String> values, Set<String> substitutedKeys, Set<String> expansions) {
         this.values = new LinkedHashMap<>();
         this.originalKeys = new LinkedHashMap<>();
         values.forEach((k, v) -> {
@@ -38,6 +47,7 @@ public final class Options {
         Set<String> s = new TreeSet<>();
         substitutedKeys.forEach(k -> s.add(k.toLowerCase(Locale.ROOT)));
         this.substituted = Collections.unmodifiableSet(s);
+        this.expansions = Set.copyOf(expansions);
     }
 
     public static Options empty() {
@@ -87,7 +97,9 @@ public final class Options {
 
     /**
      * {@code text} with every value that must not be shown ({@link #isSecret}) masked: for messages that connectors
-     * and formats build themselves from raw option values.
+     * and formats build themselves from raw option values. A value is masked where it stands as a whole, not where
+     * it is part of a longer word: a secret {@code x} masks {@code 'x'} and {@code /data/x}, never the x of
+     * {@code nexmark}.
      */
     public String redact(String text) {
         if (text == null) {
@@ -97,14 +109,36 @@ public final class Options {
         for (Map.Entry<String, String> e : values.entrySet()) {
             String v = e.getValue();
             if (v != null && !v.isEmpty() && isSecret(e.getKey())) {
-                out = out.replace(v, Secrets.MASK);
+                out = maskWhole(out, v);
             } else {
                 for (String credential : Secrets.credentialsIn(v)) {
-                    out = out.replace(credential, Secrets.MASK);
+                    out = maskWhole(out, credential);
                 }
             }
         }
+        for (String expansion : expansions) {
+            if (!expansion.isEmpty()) {
+                out = maskWhole(out, expansion);
+            }
+        }
         return out;
+    }
+
+    /** {@code text} with each occurrence of {@code secret} that no letter or digit touches replaced by the mask. */
+    private static String maskWhole(String text, String secret) {
+        StringBuilder out = new StringBuilder(text.length());
+        int copied = 0;
+        for (int at = text.indexOf(secret); at >= 0; at = text.indexOf(secret, at + 1)) {
+            int end = at + secret.length();
+            boolean whole = at >= copied
+                    && (at == 0 || !Character.isLetterOrDigit(text.codePointBefore(at)))
+                    && (end == text.length() || !Character.isLetterOrDigit(text.codePointAt(end)));
+            if (whole) {
+                out.append(text, copied, at).append(Secrets.MASK);
+                copied = end;
+            }
+        }
+        return copied == 0 ? text : out.append(text, copied, text.length()).toString();
     }
 
     /** {@code value}, read under one of {@code keys}, as an error may show it. */
@@ -208,7 +242,7 @@ public final class Options {
                 }
             }
         });
-        return new Options(sub, subSubstituted);
+        return new Options(sub, subSubstituted, expansions);
     }
 
     public boolean containsKey(String key) {
@@ -245,7 +279,7 @@ public final class Options {
         m.put(key, value);
         Set<String> s = new TreeSet<>(substituted);
         s.remove(key.toLowerCase(Locale.ROOT));
-        return new Options(m, s);
+        return new Options(m, s, expansions);
     }
 
     /** These options with {@code top}'s on top (its values win), secrets of both kept secret. */
@@ -255,7 +289,9 @@ public final class Options {
         Set<String> s = new TreeSet<>(substituted);
         top.values.keySet().forEach(s::remove);
         s.addAll(top.substituted);
-        return new Options(m, s);
+        Set<String> e = new TreeSet<>(expansions);
+        e.addAll(top.expansions);
+        return new Options(m, s, e);
     }
 
     /** All options with the keys as written and secret values masked: what may be printed. */

@@ -1,14 +1,18 @@
 package dev.rsql.runtime.exec;
 
+import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.connector.ConnectorFactory;
 import dev.rsql.runtime.connector.JobInfo;
 import dev.rsql.runtime.connector.Sink;
+import dev.rsql.runtime.connector.Source;
 import dev.rsql.runtime.connector.SinkTransactions;
 import dev.rsql.runtime.connector.SinkWriter;
 import dev.rsql.runtime.connector.SinkStage;
 import dev.rsql.runtime.connector.SinkWriterContext;
 import dev.rsql.runtime.graph.JobGraph;
+import dev.rsql.runtime.graph.SourceFields;
+import dev.rsql.runtime.graph.SourceNode;
 import dev.rsql.runtime.lookup.DimensionTables;
 import dev.rsql.runtime.metrics.CheckpointStats;
 import dev.rsql.runtime.table.TableDescriptor;
@@ -127,9 +131,9 @@ abstract class AbstractJob implements Job {
                 r -> daemon(JobMdc.carrying(graph.name(), r), prefix + "-timer"));
         this.stopTimeout = EngineContext.stopTimeout(config);
         this.watchdog = new TaskWatchdog(graph.name(), EngineContext.stuckTimeout(config), tasks::values);
-        this.dimensionTables = new DimensionTables(graph.name(), table -> engine.connectors()
+        this.dimensionTables = new DimensionTables(graph.name(), table -> redacting(table, () -> engine.connectors()
                 .get(table.connector()).createLookupSource(new DefaultConnectorContext(table, jobInfo,
-                        engine.formats())));
+                        engine.formats()))));
     }
 
     /** Starts looking for tasks stuck in a record (on the timer thread). */
@@ -150,7 +154,30 @@ abstract class AbstractJob implements Job {
 
     Sink createSink(TableDescriptor table) {
         ConnectorFactory f = engine.connectors().get(table.connector());
-        return f.createSink(new DefaultConnectorContext(table, jobInfo, engine.formats()));
+        return redacting(table, () -> f.createSink(new DefaultConnectorContext(table, jobInfo, engine.formats())));
+    }
+
+    Source createSource(SourceNode node) {
+        ConnectorFactory f = engine.connectors().get(node.table().connector());
+        return redacting(node.table(), () -> f.createSource(new DefaultConnectorContext(node.table(), jobInfo,
+                engine.formats(), SourceFields.read(graph, node))));
+    }
+
+    /**
+     * Creates a table's source, sink or lookup source. A connector words its own errors and may quote a value that
+     * must not be shown (a path from an environment variable): masked here, and the cause, which may quote it too,
+     * left out then.
+     */
+    private static <T> T redacting(TableDescriptor table, Supplier<T> create) {
+        try {
+            return create.get();
+        } catch (ConfigException e) {
+            String message = table.options().redact(e.getMessage());
+            if (message.equals(e.getMessage())) {
+                throw e;
+            }
+            throw new ConfigException(e.option(), message, null);
+        }
     }
 
     /** A sink writer context; {@code transaction} gives the transaction of the rows written now, or null. */

@@ -1,7 +1,6 @@
 package dev.rsql.runtime.exec;
 
 import dev.rsql.runtime.config.ConfigException;
-import dev.rsql.runtime.connector.ConnectorFactory;
 import dev.rsql.runtime.connector.ShardListener;
 import dev.rsql.runtime.connector.ShardReader;
 import dev.rsql.runtime.connector.SinkWriterContext;
@@ -15,7 +14,6 @@ import dev.rsql.runtime.graph.ExchangeNode;
 import dev.rsql.runtime.graph.GraphNode;
 import dev.rsql.runtime.graph.JobGraph;
 import dev.rsql.runtime.graph.SinkNode;
-import dev.rsql.runtime.graph.SourceFields;
 import dev.rsql.runtime.graph.SourceNode;
 import dev.rsql.runtime.rocketmq.RocketMqNames;
 import dev.rsql.runtime.state.KeyedStateBackend;
@@ -116,9 +114,7 @@ final class DistributedJob extends AbstractJob {
             }
             dimensionTables.preload(graph);
             for (SourceNode node : graph.sources()) {
-                ConnectorFactory f = engine.connectors().get(node.table().connector());
-                Source source = f.createSource(new DefaultConnectorContext(node.table(), jobInfo, engine.formats(),
-                        SourceFields.read(graph, node)));
+                Source source = createSource(node);
                 if (source.isBounded()) {
                     throw new ConfigException("job " + graph.name() + " runs distributed, but table "
                             + node.table().name() + " is bounded (" + node.table().connector()

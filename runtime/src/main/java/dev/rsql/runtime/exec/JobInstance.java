@@ -1,6 +1,5 @@
 package dev.rsql.runtime.exec;
 
-import dev.rsql.runtime.connector.ConnectorFactory;
 import dev.rsql.runtime.metrics.CheckpointStats;
 import dev.rsql.runtime.connector.ShardListener;
 import dev.rsql.runtime.connector.ShardReader;
@@ -13,7 +12,6 @@ import dev.rsql.runtime.graph.ExchangeNode;
 import dev.rsql.runtime.graph.GraphNode;
 import dev.rsql.runtime.graph.JobGraph;
 import dev.rsql.runtime.graph.SinkNode;
-import dev.rsql.runtime.graph.SourceFields;
 import dev.rsql.runtime.graph.SourceNode;
 import dev.rsql.runtime.state.KeyedStateBackend;
 import org.slf4j.Logger;
@@ -99,9 +97,7 @@ public final class JobInstance extends AbstractJob {
             }
             dimensionTables.preload(graph);
             for (SourceNode node : graph.sources()) {
-                ConnectorFactory f = engine.connectors().get(node.table().connector());
-                sources.put(node, f.createSource(new DefaultConnectorContext(node.table(), jobInfo, engine.formats(),
-                        SourceFields.read(graph, node))));
+                sources.put(node, createSource(node));
             }
             StateIdentity identity = StateIdentity.of(graph, sources);
             if (restored != null) {

@@ -74,4 +74,15 @@ class SecretsTest {
         assertFalse(redacted.contains("s3cr3t") || redacted.contains("hunter2"), redacted);
         assertEquals(java.util.List.of("s3cr3t", "hunter2"), Secrets.credentialsIn(o.get("url")));
     }
+
+    @Test
+    void redactMasksWholeValuesAndExpansionsNeverPartsOfWords() {
+        Options o = new Options(Map.of("path", "x", "dir", "/data/s3cr3t/in", "note", "plain"),
+                Set.of("path", "dir"), Set.of("x", "s3cr3t"));
+        assertEquals("table nexmark: path '******' does not exist (/work/******)",
+                o.redact("table nexmark: path 'x' does not exist (/work/x)"));
+        assertEquals("cannot prepare '******': /data/******", o.redact("cannot prepare '/data/s3cr3t/in': /data/s3cr3t"));
+        assertEquals("xx plain s3cr3ts", o.redact("xx plain s3cr3ts"));
+        assertEquals("******,******", o.redact("x,x"));
+    }
 }

@@ -70,10 +70,18 @@ public final class DdlConverter {
         Map<String, String> raw = new LinkedHashMap<>();
         Map<String, SqlParserPos> optionPositions = new HashMap<>();
         Set<String> substituted = new HashSet<>();
+        Set<String> expansions = new HashSet<>();
+        Function<String, String> recorded = name -> {
+            String v = placeholders.apply(name);
+            if (v != null) {
+                expansions.add(v);
+            }
+            return v;
+        };
         for (SqlTableOption o : ddl.getOptions()) {
             optionPositions.put(o.getKeyString().toLowerCase(Locale.ROOT), o.getParserPosition());
             try {
-                String value = Placeholders.resolve(o.getValueString(), placeholders);
+                String value = Placeholders.resolve(o.getValueString(), recorded);
                 if (!value.equals(o.getValueString())) {
                     substituted.add(o.getKeyString()); // from the environment or a setting: never shown
                 }
@@ -83,7 +91,7 @@ public final class DdlConverter {
                         + o.getKeyString() + "': " + e.getMessage());
             }
         }
-        Options options = new Options(raw, substituted);
+        Options options = new Options(raw, substituted, expansions);
         String connector = options.get("connector", "type");
         if (connector == null) {
             connector = ImpliedConnector.of(options);
