@@ -2,8 +2,6 @@ package dev.rsql.planner.codegen;
 
 import dev.rsql.planner.functions.EventFunctions;
 import dev.rsql.planner.functions.EventPatternSet;
-import dev.rsql.planner.functions.Overload;
-import dev.rsql.planner.functions.RsqlScalarFunction;
 import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
@@ -37,7 +35,8 @@ final class EventPatternSetRewriter {
             @Override
             public RexNode visitCall(RexCall call) {
                 RexCall c = (RexCall) super.visitCall(call);
-                if (!isBuiltinEventMatches(c.getOperator()) || c.getOperands().size() != 2) {
+                if (!PatternSetRewriter.isBuiltin(c.getOperator(), "EVENT_MATCHES", EventFunctions.class)
+                        || c.getOperands().size() != 2) {
                     return c;
                 }
                 int field = PatternSetRewriter.inputField(c.getOperands().get(0), exprs);
@@ -69,19 +68,5 @@ final class EventPatternSetRewriter {
                 (translator, call, operands) -> Expressions.call(
                         Expressions.call(EventPatternSet.class, "named", Expressions.constant(setName)), "matches",
                         operands.get(0), Expressions.constant(index)));
-    }
-
-    /** The dialect's EVENT_MATCHES (not a user function of that name). */
-    private static boolean isBuiltinEventMatches(SqlOperator op) {
-        if (!(op instanceof RsqlScalarFunction) || !op.getName().equalsIgnoreCase("EVENT_MATCHES")
-                || ((RsqlScalarFunction) op).instance() != null) {
-            return false;
-        }
-        for (Overload o : ((RsqlScalarFunction) op).overloads()) {
-            if (o.invocation().method().getDeclaringClass() != EventFunctions.class) {
-                return false;
-            }
-        }
-        return true;
     }
 }

@@ -52,7 +52,8 @@ final class PatternSetRewriter {
             public RexNode visitCall(RexCall call) {
                 RexCall c = (RexCall) super.visitCall(call);
                 boolean like = c.getOperator() == SqlStdOperatorTable.LIKE;
-                if (!like && !isBuiltinRegexp(c.getOperator()) || c.getOperands().size() < 2) {
+                if (!like && !isBuiltin(c.getOperator(), "REGEXP", StringFunctions.class)
+                        || c.getOperands().size() < 2) {
                     return c;
                 }
                 int field = inputField(c.getOperands().get(0), exprs);
@@ -108,14 +109,14 @@ final class PatternSetRewriter {
         }
     }
 
-    /** The dialect's REGEXP(s, pattern) (not a user function of that name). */
-    private static boolean isBuiltinRegexp(SqlOperator op) {
-        if (!(op instanceof RsqlScalarFunction) || !op.getName().equalsIgnoreCase("REGEXP")
+    /** The dialect's built-in function {@code name}, implemented by {@code impl} (not a user function so named). */
+    static boolean isBuiltin(SqlOperator op, String name, Class<?> impl) {
+        if (!(op instanceof RsqlScalarFunction) || !op.getName().equalsIgnoreCase(name)
                 || ((RsqlScalarFunction) op).instance() != null) {
             return false;
         }
         for (Overload o : ((RsqlScalarFunction) op).overloads()) {
-            if (o.invocation().method().getDeclaringClass() != StringFunctions.class) {
+            if (o.invocation().method().getDeclaringClass() != impl) {
                 return false;
             }
         }
