@@ -41,6 +41,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PoisonRecordsTest {
 
     private static final int MAX_RECORD_BYTES = 100_000;
+    private static final int MAX_DEAD_LETTER_BYTES = 30_000;
 
     /** A bad record, and what its dead-letter error must say. */
     record Bad(byte[] payload, String error) {
@@ -90,8 +91,10 @@ class PoisonRecordsTest {
 
     static String script(String source, String policy, String runId) {
         return "CREATE TABLE src (id INT, name STRING) WITH (" + source + ", 'scan.error-policy' = '" + policy + "',"
-                + " 'scan.dead-letter-table' = 'dead', 'scan.max-record-bytes' = '" + MAX_RECORD_BYTES + "');\n"
-                + "CREATE TABLE dead (table_name STRING, `position` STRING, error STRING, payload BYTES)"
+                + " 'scan.dead-letter-table' = 'dead', 'scan.max-record-bytes' = '" + MAX_RECORD_BYTES + "',"
+                + " 'scan.dead-letter.max-payload-bytes' = '" + MAX_DEAD_LETTER_BYTES + "');\n"
+                + "CREATE TABLE dead (table_name STRING, `position` STRING, error STRING, payload BYTES,"
+                + " payload_bytes BIGINT)"
                 + " WITH ('connector' = 'collect', 'id' = '" + runId + "-dead');\n"
                 + "CREATE TABLE good_rows (id INT, name STRING) WITH ('connector' = 'collect', 'id' = '" + runId + "-out');\n"
                 + "INSERT INTO good_rows SELECT id, name FROM src;\n";
@@ -134,11 +137,14 @@ class PoisonRecordsTest {
             String error = (String) r.get(2);
             assertTrue(error.contains(bad.get(i).error()), error + " should say " + bad.get(i).error());
             assertTrue(error.length() < 600, error);
-            // the payload as read; the file source keeps no more than the limit of a record over it
+            // the start of the payload as read, at most the dead-letter limit, and the size read (the file source
+            // reads no more than the record limit of a line over it)
             byte[] payload = (byte[]) r.get(3);
             byte[] expected = bad.get(i).payload();
-            assertTrue(payload.length >= Math.min(expected.length, MAX_RECORD_BYTES)
-                    && payload.length <= expected.length, "payload of " + payload.length + " bytes");
+            long read = (Long) r.get(4);
+            assertTrue(read >= Math.min(expected.length, MAX_RECORD_BYTES) && read <= expected.length,
+                    "record of " + read + " bytes");
+            assertEquals(Math.min(read, MAX_DEAD_LETTER_BYTES), payload.length, "payload of " + payload.length + " bytes");
             assertArrayEquals(Arrays.copyOf(expected, payload.length), payload);
         }
     }

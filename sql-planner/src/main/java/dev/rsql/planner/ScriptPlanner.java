@@ -619,6 +619,8 @@ public final class ScriptPlanner {
             if (dl == null) {
                 return null;
             }
+            // read by the tasks; malformed, it fails here
+            t.options().getInt(0, "scan.dead-letter.max-payload-bytes");
             CatalogTable dlTable = catalog.table(dl);
             if (dlTable == null) {
                 throw new PlanningException(t.position(), "table " + t.name() + ": dead-letter table " + dl

@@ -27,7 +27,9 @@ import java.util.stream.Collectors;
  * counted, logged with its position, and written to the dead-letter table when one is configured.
  *
  * <p>The dead-letter table's columns are filled by name: {@code table_name}, {@code position}, {@code error},
- * {@code payload} (STRING or BYTES) and {@code error_time} (TIMESTAMP); other columns are NULL.
+ * {@code payload} (STRING or BYTES: at most the first {@code scan.dead-letter.max-payload-bytes} of the record, so
+ * that an oversized record cannot exhaust the heap on its way to the dead letters), {@code payload_bytes} (BIGINT:
+ * the size of the record) and {@code error_time} (TIMESTAMP); other columns are NULL.
  */
 final class RecordErrorHandler {
 
@@ -39,6 +41,7 @@ final class RecordErrorHandler {
     private final ErrorPolicy policy;
     private final SinkWriter deadLetter;
     private final RowType deadLetterType;
+    private final int maxPayloadBytes;
     private final AtomicLong skipped = new AtomicLong();
     private final AtomicLong deadLettered = new AtomicLong();
 
@@ -47,22 +50,29 @@ final class RecordErrorHandler {
         SinkWriter open(TableDescriptor table) throws Exception;
     }
 
+    /** The most bytes of a record a dead letter keeps, by default. */
+    static final int DEFAULT_MAX_PAYLOAD_BYTES = 1 << 20;
+    static final String MAX_PAYLOAD_BYTES = "scan.dead-letter.max-payload-bytes";
+
     RecordErrorHandler(String jobName, String taskId, String tableName, ErrorPolicy policy, SinkWriter deadLetter,
-                       RowType deadLetterType) {
+                       RowType deadLetterType, int maxPayloadBytes) {
         this.jobName = jobName;
         this.taskId = taskId;
         this.tableName = tableName;
         this.policy = policy;
         this.deadLetter = deadLetter;
         this.deadLetterType = deadLetterType;
+        this.maxPayloadBytes = maxPayloadBytes;
     }
 
     /** The handler of a task reading a source: the table's policy and dead-letter table. */
     static RecordErrorHandler forSource(String jobName, String taskId, SourceNode source, SideOutputs sideOutputs)
             throws Exception {
         TableDescriptor dl = source.deadLetterTable();
+        int maxPayload = source.table().options().getInt(DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_BYTES);
         return new RecordErrorHandler(jobName, taskId, source.table().name(), source.errorPolicy(),
-                dl == null ? null : sideOutputs.open(dl), dl == null ? null : dl.schema().rowType());
+                dl == null ? null : sideOutputs.open(dl), dl == null ? null : dl.schema().rowType(),
+                Math.max(0, maxPayload));
     }
 
     /**
@@ -80,7 +90,8 @@ final class RecordErrorHandler {
         TableDescriptor dl = skip && deadLetters.size() == 1 ? deadLetters.iterator().next() : null;
         String tables = upstream.stream().map(s -> s.table().name()).distinct().collect(Collectors.joining(", "));
         return new RecordErrorHandler(jobName, taskId, tables, skip ? ErrorPolicy.SKIP : ErrorPolicy.FAIL,
-                dl == null ? null : sideOutputs.open(dl), dl == null ? null : dl.schema().rowType());
+                dl == null ? null : sideOutputs.open(dl), dl == null ? null : dl.schema().rowType(),
+                DEFAULT_MAX_PAYLOAD_BYTES);
     }
 
     private static void collectSources(GraphNode node, List<SourceNode> into) {
@@ -144,8 +155,15 @@ final class RecordErrorHandler {
                 case "error":
                     row[i] = cause.getMessage();
                     break;
-                case "payload":
-                    row[i] = type.kind().isBinary() ? payload : new String(payload, StandardCharsets.UTF_8);
+                case "payload": {
+                    boolean binary = type.kind().isBinary();
+                    int kept = kept(payload, !binary);
+                    row[i] = binary ? (kept == payload.length ? payload : Arrays.copyOf(payload, kept))
+                            : new String(payload, 0, kept, StandardCharsets.UTF_8);
+                    break;
+                }
+                case "payload_bytes":
+                    row[i] = (long) payload.length;
                     break;
                 case "error_time":
                     row[i] = System.currentTimeMillis();
@@ -155,6 +173,18 @@ final class RecordErrorHandler {
             }
         }
         return row;
+    }
+
+    /** How many bytes of the payload a dead letter keeps: at most the limit, as text not inside a character. */
+    private int kept(byte[] payload, boolean text) {
+        if (payload.length <= maxPayloadBytes) {
+            return payload.length;
+        }
+        int n = maxPayloadBytes;
+        while (text && n > 0 && (payload[n] & 0xC0) == 0x80) {
+            n--;
+        }
+        return n;
     }
 
     /** The table whose records the task reads (after an exchange: the source tables upstream). */
