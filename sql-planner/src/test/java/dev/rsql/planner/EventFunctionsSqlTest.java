@@ -66,6 +66,9 @@ class EventFunctionsSqlTest {
                 .plan("t", "SET 'table.optimizer.multi-pattern.enabled' = 'false';\n" + plan).generatedSource();
         assertTrue(on.contains("EventPatternSet.named("), on);
         assertFalse(off.contains("EventPatternSet"), off);
+        // the rule set's index selects the rules by the patterns an event matches
+        String explain = new ScriptPlanner(PlannerContext.defaults()).plan("t", plan).explain();
+        assertTrue(explain.contains("event(4 by event pattern)"), explain);
     }
 
     @Test

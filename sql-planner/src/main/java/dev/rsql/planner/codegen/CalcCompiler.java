@@ -184,6 +184,11 @@ public final class CalcCompiler {
         return patternSets == null ? null : patternSets.test(op);
     }
 
+    /** The event-pattern-set test a call's operator in a {@link #program} stands for, or null. */
+    EventPatternSetRewriter.Test eventPatternTest(SqlOperator op) {
+        return eventPatterns == null ? null : eventPatterns.test(op);
+    }
+
     /** The program after the per-row rewrites that do not depend on other calcs. */
     private RexProgram lowered(RexProgram program) {
         RexProgram p = ConstantLikeRewriter.rewrite(program, rexBuilder);

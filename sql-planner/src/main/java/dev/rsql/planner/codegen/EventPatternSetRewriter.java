@@ -11,6 +11,7 @@ import org.apache.calcite.rex.RexProgramBuilder;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.sql.SqlOperator;
 
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,12 @@ final class EventPatternSetRewriter {
 
     private final String unitName;
     private final Map<String, EventPatternSet.Builder> sets = new LinkedHashMap<>();
+    /** The pattern each operator this rewriter made stands for. */
+    private final Map<SqlOperator, Test> tests = new IdentityHashMap<>();
+
+    /** A test of pattern {@code index} of the set named {@code setName}. */
+    record Test(String setName, int index) {
+    }
 
     EventPatternSetRewriter(String unitName) {
         this.unitName = unitName;
@@ -46,12 +53,18 @@ final class EventPatternSetRewriter {
                 }
                 String column = program.getInputRowType().getFieldList().get(field).getName();
                 int index = sets.computeIfAbsent(column, k -> new EventPatternSet.Builder()).add(pattern);
-                return rexBuilder.makeCall(c.getType(), operator(setName(column), index),
-                        List.of(c.getOperands().get(0)));
+                SqlOperator test = operator(setName(column), index);
+                tests.put(test, new Test(setName(column), index));
+                return rexBuilder.makeCall(c.getType(), test, List.of(c.getOperands().get(0)));
             }
         };
         return RexProgramBuilder.create(rexBuilder, program.getInputRowType(), exprs, program.getProjectList(),
                 program.getCondition(), program.getOutputRowType(), shuttle, true).getProgram(false);
+    }
+
+    /** The event pattern test {@code op} stands for, or null when it is not one of this rewriter's. */
+    Test test(SqlOperator op) {
+        return tests.get(op);
     }
 
     /** Builds and registers every set; called before the generated classes are loaded. */

@@ -27,7 +27,8 @@ import java.util.List;
  * Runs the generated calcs that read one input and feed sinks only as one rule set, indexed ({@link RuleIndex}) by
  * the tests of each rule's filter it cannot pass without: each ANDed conjunct that is a pattern test of a column
  * whose pattern has required literals ({@code url LIKE '%/etc/passwd%'}, {@code REGEXP(cmdline, 'rm\s+-rf')}), an
- * equality, IN list, small integer range or IS NULL of a column, or an OR of such tests (indexed by all of them) is
+ * event pattern test of a column ({@code EVENT_MATCHES(event, '...')}), an equality, IN list, small integer range or
+ * IS NULL of a column, or an OR of such tests (indexed by all of them) is
  * one group of keys the row needs one of. A rule with none runs for every row, as do calcs the planner did not
  * generate.
  */
@@ -46,10 +47,16 @@ public final class RuleSetPlanner implements RuleSetFusion {
         this.compiler = compiler;
     }
 
-    /** One key of a rule: a value (null: NULL) of a column, or a pattern of its set. */
-    private record Key(int field, RuleIndex.Kind kind, Object value, PatternSetRewriter.Test pattern) {
+    /** One key of a rule: a value (null: NULL) of a column, a pattern of its set, or an event pattern of its set. */
+    private record Key(int field, RuleIndex.Kind kind, Object value, PatternSetRewriter.Test pattern,
+                       EventPatternSetRewriter.Test event) {
+        Key(int field, RuleIndex.Kind kind, Object value, PatternSetRewriter.Test pattern) {
+            this(field, kind, value, pattern, null);
+        }
+
+        /** An event pattern is exact (the key holds iff the test does); a literal a pattern requires is rare. */
         int cost() {
-            return pattern != null ? 1 : VALUE_KEY_COST;
+            return event != null ? 0 : pattern != null ? 1 : VALUE_KEY_COST;
         }
     }
 
@@ -68,7 +75,9 @@ public final class RuleSetPlanner implements RuleSetFusion {
                     continue;
                 }
                 for (Key k : keys) {
-                    if (k.pattern() != null) {
+                    if (k.event() != null) {
+                        index.eventPattern(i, group, k.field(), k.event().setName(), k.event().index());
+                    } else if (k.pattern() != null) {
                         index.pattern(i, group, k.field(), k.pattern().setName(), k.pattern().index());
                     } else {
                         index.value(i, group, k.field(), k.kind(), k.value());
@@ -181,8 +190,13 @@ public final class RuleSetPlanner implements RuleSetFusion {
         return keys;
     }
 
-    /** A pattern-set test of a column whose pattern has a prefilter. */
+    /** A pattern-set test of a column whose pattern has a prefilter, or an event-pattern-set test of a column. */
     private List<Key> pattern(RexCall call) {
+        EventPatternSetRewriter.Test event = compiler.eventPatternTest(call.getOperator());
+        if (event != null && call.getOperands().size() == 1) {
+            int field = column(call.getOperands().get(0));
+            return field < 0 ? null : List.of(new Key(field, RuleIndex.Kind.OTHER, null, null, event));
+        }
         PatternSetRewriter.Test test = compiler.patternTest(call.getOperator());
         if (test == null || call.getOperands().size() != 1) {
             return null;

@@ -40,11 +40,29 @@ public final class EventPatternSet {
 
     /** True when the event (JSON text) matches pattern {@code pattern} (in the order they were added). */
     public boolean matches(String event, int pattern) {
+        return scratch(event).matched[pattern];
+    }
+
+    /**
+     * Lists in {@code out} (as long as {@link #size}) the patterns the event matches and returns how many: the
+     * match {@link #matches} does for the same string, done once per string.
+     */
+    public int matchedIn(String event, int[] out) {
+        Scratch s = scratch(event);
+        System.arraycopy(s.ids, 0, out, 0, s.count);
+        return s.count;
+    }
+
+    public int size() {
+        return index.size();
+    }
+
+    private Scratch scratch(String event) {
         Scratch s = scratch.get();
         if (s.input != event) {
             s.load(event);
         }
-        return s.matched[pattern];
+        return s;
     }
 
     /** One thread's last event and the patterns it matched. */

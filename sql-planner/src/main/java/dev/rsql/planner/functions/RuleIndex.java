@@ -15,9 +15,10 @@ import java.util.function.Supplier;
  * Which rules of a rule set a row can pass, from values its columns must have: each indexed rule has one or more
  * groups of keys (one group per ANDed test the index understands), and its filter needs a key of every group (a
  * column value, NULL, or a literal a pattern on a column requires: {@code method = 'POST'}, {@code status IN (401,
- * 403)}, {@code user_agent IS NULL}, {@code url LIKE '%/etc/passwd%'}). A row's candidates are the rules it has a key
- * of every group of (one hash lookup per indexed column, one scan per pattern column, shared with the patterns' own
- * tests) and the rules without keys. The cost grows with the keys a row hits, not with the rules.
+ * 403)}, {@code user_agent IS NULL}, {@code url LIKE '%/etc/passwd%'}, {@code EVENT_MATCHES(event, '...')}). A row's
+ * candidates are the rules it has a key of every group of (one hash lookup per indexed column, one scan per pattern
+ * column and one pattern index per event column, shared with the patterns' own tests) and the rules without keys.
+ * The cost grows with the keys a row hits, not with the rules.
  *
  * <p>Keys of a column of text are compared without trailing spaces, of an integer column as {@code long}: a value
  * that differs only so from a key still makes its rules candidates, which is safe (their filters decide).
@@ -48,7 +49,9 @@ public final class RuleIndex {
     private final long[] groups;
     private final ValueColumn[] values;
     private final LiteralColumn[] literals;
+    private final EventColumn[] events;
     private final int maxLiterals;
+    private final int maxEvents;
 
     /** The (rule, group) entries, {@code rule << 6 | group}, with key {@code key} (or NULL) on one column. */
     private record ValueColumn(int field, TextRules textRules, LongRules longRules, int[] nullRules) {
@@ -58,13 +61,20 @@ public final class RuleIndex {
     private record LiteralColumn(int field, PatternSet set, int[][] rulesByLiteral) {
     }
 
+    /** The (rule, group) entries with an event pattern of a column's set as key, by the pattern's index. */
+    private record EventColumn(int field, EventPatternSet set, int[][] rulesByPattern) {
+    }
+
     /** @param always the rules that run for every row, as a bit set (one bit per rule of the set) */
-    private RuleIndex(long[] always, long[] groups, ValueColumn[] values, LiteralColumn[] literals) {
+    private RuleIndex(long[] always, long[] groups, ValueColumn[] values, LiteralColumn[] literals,
+                      EventColumn[] events) {
         this.always = always;
         this.groups = groups;
         this.values = values;
         this.literals = literals;
+        this.events = events;
         this.maxLiterals = Arrays.stream(literals).mapToInt(c -> c.set.literalCount()).max().orElse(0);
+        this.maxEvents = Arrays.stream(events).mapToInt(c -> c.set.size()).max().orElse(0);
     }
 
     /** A selector over this index, with its own scratch space (one per task). */
@@ -75,6 +85,7 @@ public final class RuleIndex {
     private final class Selector implements RuleSelector {
         private final long[] candidates = new long[always.length];
         private final int[] found = new int[maxLiterals];
+        private final int[] matched = new int[maxEvents];
         /** Per rule, the groups the row has a key of so far; 0 again after each row. */
         private final long[] hits = new long[groups.length];
         private final int[] touched = new int[groups.length];
@@ -98,6 +109,15 @@ public final class RuleIndex {
                     int n = column.set.literalsIn((String) v, found);
                     for (int k = 0; k < n; k++) {
                         hit(column.rulesByLiteral[found[k]]);
+                    }
+                }
+            }
+            for (EventColumn column : events) {
+                Object v = row[column.field];
+                if (v != null) {
+                    int n = column.set.matchedIn((String) v, matched);
+                    for (int k = 0; k < n; k++) {
+                        hit(column.rulesByPattern[matched[k]]);
                     }
                 }
             }
@@ -215,6 +235,9 @@ public final class RuleIndex {
         /** Pattern keys per column: set name, and per pattern index the rules. */
         private final Map<Integer, String> setNames = new LinkedHashMap<>();
         private final Map<Integer, Map<Integer, TreeSet<Integer>>> patternKeys = new LinkedHashMap<>();
+        /** Event pattern keys per column: set name, and per pattern index the rules. */
+        private final Map<Integer, String> eventSetNames = new LinkedHashMap<>();
+        private final Map<Integer, Map<Integer, TreeSet<Integer>>> eventKeys = new LinkedHashMap<>();
         private final TreeSet<Integer> indexed = new TreeSet<>();
         private final long[] groups;
         private RuleIndex built;
@@ -248,6 +271,17 @@ public final class RuleIndex {
                     .computeIfAbsent(index, i -> new TreeSet<>()).add(entry(rule, group));
         }
 
+        /**
+         * A key of group {@code group} of rule {@code rule}: {@code field} matches event pattern {@code index} of a
+         * set ({@link EventPatternSet}).
+         */
+        public void eventPattern(int rule, int group, int field, String setName, int index) {
+            addGroup(rule, group);
+            eventSetNames.put(field, setName);
+            eventKeys.computeIfAbsent(field, f -> new LinkedHashMap<>())
+                    .computeIfAbsent(index, i -> new TreeSet<>()).add(entry(rule, group));
+        }
+
         private void addGroup(int rule, int group) {
             if (group < 0 || group > 62) {
                 throw new IllegalArgumentException("key group " + group);
@@ -264,6 +298,7 @@ public final class RuleIndex {
         public String describe() {
             TreeSet<Integer> fields = new TreeSet<>(kinds.keySet());
             fields.addAll(setNames.keySet());
+            fields.addAll(eventSetNames.keySet());
             List<String> parts = new ArrayList<>();
             for (int f : fields) {
                 TreeSet<Integer> rules = rules(nullKeys.getOrDefault(f, new TreeSet<>()));
@@ -271,9 +306,19 @@ public final class RuleIndex {
                 int byValue = rules.size();
                 TreeSet<Integer> byPattern = new TreeSet<>();
                 patternKeys.getOrDefault(f, Map.of()).values().forEach(e -> byPattern.addAll(rules(e)));
-                parts.add(fieldNames.get(f) + "(" + (byValue > 0 ? byValue + " by value" : "")
-                        + (byValue > 0 && !byPattern.isEmpty() ? ", " : "")
-                        + (byPattern.isEmpty() ? "" : byPattern.size() + " by pattern literal") + ")");
+                TreeSet<Integer> byEvent = new TreeSet<>();
+                eventKeys.getOrDefault(f, Map.of()).values().forEach(e -> byEvent.addAll(rules(e)));
+                List<String> how = new ArrayList<>();
+                if (byValue > 0) {
+                    how.add(byValue + " by value");
+                }
+                if (!byPattern.isEmpty()) {
+                    how.add(byPattern.size() + " by pattern literal");
+                }
+                if (!byEvent.isEmpty()) {
+                    how.add(byEvent.size() + " by event pattern");
+                }
+                parts.add(fieldNames.get(f) + "(" + String.join(", ", how) + ")");
             }
             return "index=[" + String.join(", ", parts) + "] unindexed=" + (ruleCount - indexed.size());
         }
@@ -322,6 +367,13 @@ public final class RuleIndex {
                 }
                 literalColumns.add(new LiteralColumn(field, set, rulesByLiteral));
             });
+            List<EventColumn> eventColumns = new ArrayList<>();
+            eventKeys.forEach((field, byPattern) -> {
+                EventPatternSet set = EventPatternSet.named(eventSetNames.get(field));
+                int[][] rulesByPattern = new int[set.size()][];
+                byPattern.forEach((index, entries) -> rulesByPattern[index] = ints(entries));
+                eventColumns.add(new EventColumn(field, set, rulesByPattern));
+            });
             List<ValueColumn> valueColumns = new ArrayList<>();
             kinds.forEach((field, kind) -> {
                 Map<Object, int[]> rules = new HashMap<>();
@@ -337,7 +389,7 @@ public final class RuleIndex {
                 }
             }
             return new RuleIndex(alwaysBits, needed, valueColumns.toArray(new ValueColumn[0]),
-                    literalColumns.toArray(new LiteralColumn[0]));
+                    literalColumns.toArray(new LiteralColumn[0]), eventColumns.toArray(new EventColumn[0]));
         }
 
         private static int[] ints(TreeSet<Integer> rules) {
