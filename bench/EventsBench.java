@@ -14,6 +14,9 @@ import java.util.Random;
  * patterns come from a fixed seed, so both engines see the same ones.
  *
  * Usage: java -cp lib/*:EVENT_RULER_CLASSPATH bench/EventsBench.java rsql|ruler PATTERNS EVENTS
+ *        java -cp lib/*:EVENT_RULER_CLASSPATH bench/EventsBench.java write PATTERNS EVENTS DIR
+ *        (a script of EVENT_MATCHES rules and its events for bin/rsql; the patterns differ from the other
+ *        modes', which draw events first)
  */
 public class EventsBench {
 
@@ -73,8 +76,30 @@ public class EventsBench {
         return p.append("}}").toString();
     }
 
+    /** Mode {@code write}: the events as a JSON-lines file and the patterns as a script of EVENT_MATCHES rules. */
+    static void write(int patternCount, int eventCount, Path dir) throws Exception {
+        Random r = new Random(42);
+        StringBuilder script = new StringBuilder("CREATE TABLE bus (event STRING) WITH ('connector' = 'filesystem',"
+                + " 'path' = '" + dir.resolve("events.jsonl") + "', 'format' = 'raw');\n");
+        for (int i = 0; i < patternCount; i++) {
+            script.append("CREATE TABLE r").append(i).append(" (event STRING) WITH ('connector' = 'blackhole');\n")
+                    .append("INSERT INTO r").append(i).append(" SELECT event FROM bus WHERE EVENT_MATCHES(event, '")
+                    .append(pattern(r)).append("');\n");
+        }
+        Files.writeString(dir.resolve("rules_" + patternCount + ".sql"), script);
+        StringBuilder events = new StringBuilder();
+        for (int i = 0; i < eventCount; i++) {
+            events.append(event(r, i)).append('\n');
+        }
+        Files.writeString(dir.resolve("events.jsonl"), events);
+    }
+
     public static void main(String[] args) throws Exception {
         String engine = args[0];
+        if (engine.equals("write")) {
+            write(Integer.parseInt(args[1]), Integer.parseInt(args[2]), Path.of(args[3]));
+            return;
+        }
         int patternCount = Integer.parseInt(args[1]);
         int eventCount = Integer.parseInt(args[2]);
         Random r = new Random(42);
