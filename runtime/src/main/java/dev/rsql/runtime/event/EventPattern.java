@@ -29,9 +29,12 @@ public final class EventPattern {
 
     /** An event as JSON text parsed into maps, lists and scalars, or {@link #INVALID}. */
     public static Object parseEvent(String json) {
+        if (json.isBlank()) {
+            return INVALID;
+        }
         try {
             Object event = JSON.parse(json);
-            return event == null && !json.isBlank() && !json.strip().equals("null") ? INVALID : event;
+            return event == null && !json.strip().equals("null") ? INVALID : event;
         } catch (JSONException | NumberFormatException e) {
             return INVALID;
         }
