@@ -123,10 +123,14 @@ class RocksDbStoreTest {
         List<Integer> nices = new ArrayList<>();
         try (Stream<Path> threads = Files.list(Path.of("/proc/self/task"))) {
             for (Path t : (Iterable<Path>) threads::iterator) {
-                if (Files.readString(t.resolve("comm")).startsWith("rocksdb:low")) {
-                    String stat = Files.readString(t.resolve("stat"));
-                    // fields after the command: state is field 3, nice field 19
-                    nices.add(Integer.parseInt(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[16]));
+                try {
+                    if (Files.readString(t.resolve("comm")).startsWith("rocksdb:low")) {
+                        String stat = Files.readString(t.resolve("stat"));
+                        // fields after the command: state is field 3, nice field 19
+                        nices.add(Integer.parseInt(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[16]));
+                    }
+                } catch (IOException ended) {
+                    // the thread ended between the listing and the read: threads of this JVM come and go
                 }
             }
         } catch (IOException e) {
