@@ -81,8 +81,12 @@ case "$cmd" in
   status)
     if rsql_alive "$pidfile"; then echo "broker running (pid $(cat "$pidfile"))"; else echo "broker not running"; fi
     ;;
+  -h|--help|help)
+    sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+    exit 0
+    ;;
   *)
- sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

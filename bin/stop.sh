@@ -6,8 +6,8 @@
 #   --timeout   seconds to wait for each job (default: its stop.timeout + 15); a job that has not stopped by then is
 #               killed (SIGKILL) and resumes from its last checkpoint when started again
 #   --server    stops the server (bin/start.sh --server), which stops each of its jobs gracefully
-# Exit codes: 0 every job stopped (or, with no JOB, none was running); 1 a named job is not running, or a job had
-#             to be killed
+# Exit codes: 0 every job stopped or had finished (or, with no JOB, none was running); 1 a named job is not running,
+#             or a job had to be killed
 set -u
 . "$(dirname "$0")/common.sh"
 
@@ -24,6 +24,11 @@ while [ $# -gt 0 ]; do
     *) jobs+=("${1%.sql}"); shift ;;
   esac
 done
+
+# True when the status file of job instance $1 says it finished by itself (a bounded job).
+job_finished() {
+  grep -q '"state":"FINISHED"' "$RSQL_HOME/run/$1.status.json" 2>/dev/null
+}
 
 pidfiles=()
 if [ ${#jobs[@]} -eq 0 ]; then
@@ -47,9 +52,13 @@ for pidfile in "${pidfiles[@]}"; do
   id="${pidfile#$RSQL_HOME/run/}"
   id="${id%.pid}"
   if ! rsql_alive "$pidfile"; then
-    echo "$id is not running"
     rm -f "$pidfile"
-    [ ${#jobs[@]} -gt 0 ] && status=1
+    if job_finished "$id"; then
+      echo "$id has finished; nothing to stop"
+    else
+      echo "$id is not running"
+      [ ${#jobs[@]} -gt 0 ] && status=1
+    fi
     continue
   fi
   pid=$(cat "$pidfile")
@@ -80,8 +89,18 @@ for pidfile in "${pidfiles[@]}"; do
   fi
 done
 if [ ${#pidfiles[@]} -eq 0 ]; then
-  echo "no running jobs${jobs:+ named ${jobs[*]}}"
-  # Naming a job that is not running is an error (a typo must not look like a stop); stopping "all" of none is not.
-  [ ${#jobs[@]} -gt 0 ] && status=1
+  if [ ${#jobs[@]} -eq 0 ]; then
+    echo "no running jobs"
+  fi
+  # Naming a job that is not running is an error (a typo must not look like a stop), unless it finished by itself;
+  # stopping "all" of none is not.
+  for job in "${jobs[@]}"; do
+    if job_finished "$job"; then
+      echo "$job has finished; nothing to stop"
+    else
+      echo "no running job named $job"
+      status=1
+    fi
+  done
 fi
 exit $status

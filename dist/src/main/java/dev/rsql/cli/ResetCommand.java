@@ -23,7 +23,7 @@ final class ResetCommand implements CliCommand {
                 + " scratch (empty state, sources from their startup mode).", List.of(SettingsOption.OPTION),
                 new CliParameter("JOB", "Job names (or their scripts).", 1, Integer.MAX_VALUE),
                 "0:every job was reset",
-                "1:a job is running (its state is locked) and was left alone",
+                "1:a job is running (its state is locked) and was left alone, or no job has that name",
                 "2:wrong usage (unknown option, missing argument)");
     }
 
@@ -34,6 +34,14 @@ final class ResetCommand implements CliCommand {
         int status = 0;
         for (String arg : args.parameters()) {
             String job = arg.endsWith(".sql") && Files.isRegularFile(Path.of(arg)) ? home.jobName(Path.of(arg)) : arg;
+            Path state = engine.stateDir().resolve(job);
+            if (!Files.isDirectory(state) && !Files.isRegularFile(home.script(job))) {
+                // a typo must not look like a reset
+                System.err.println("ERROR  no job named " + job + ": no script " + home.jobsDir().relativize(
+                        home.script(job)) + " under " + home.jobsDir() + " and no state in " + state);
+                status = 1;
+                continue;
+            }
             try {
                 int deleted = JobInstance.reset(engine, job);
                 System.out.println("reset " + job + ": " + deleted + " checkpoint" + (deleted == 1 ? "" : "s")

@@ -141,6 +141,31 @@ class DistributionIT {
     }
 
     @Test
+    void stopOfAFinishedJobResetOfAnUnknownOneAndBrokerHelpSayWhatHappened() throws Exception {
+        writeJob("done", "CREATE TABLE g (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '3');\n"
+                + "CREATE TABLE o (id BIGINT) WITH ('connector' = 'blackhole');\nINSERT INTO o SELECT id FROM g;\n");
+        assertEquals(0, exec(home, 120, "bin/start.sh", "it/done").code);
+        Await.until("the bounded job to finish", Duration.ofSeconds(120),
+                () -> read(home.resolve("run/it/done.status.json")).contains("FINISHED"));
+        Result stop = exec(home, 60, "bin/stop.sh", "it/done");
+        assertEquals(0, stop.code, stop.output);
+        assertTrue(stop.output.contains("it/done has finished; nothing to stop"), stop.output);
+        Result typo = exec(home, 60, "bin/stop.sh", "it/dnoe");
+        assertEquals(1, typo.code, typo.output);
+        assertTrue(typo.output.contains("no running job named it/dnoe"), typo.output);
+
+        Result reset = exec(home, 60, "bin/rsql", "reset", "it/dnoe");
+        assertEquals(1, reset.code, reset.output);
+        assertTrue(reset.output.contains("ERROR  no job named it/dnoe"), reset.output);
+        assertEquals(0, exec(home, 60, "bin/rsql", "reset", "it/done").code);
+
+        Result help = exec(home, 30, "bin/broker.sh", "--help");
+        assertEquals(0, help.code, help.output);
+        assertTrue(help.output.contains("Usage: bin/broker.sh start|stop|status"), help.output);
+        assertEquals(2, exec(home, 30, "bin/broker.sh", "strat").code);
+    }
+
+    @Test
     void chineseTextComesOutAsWrittenInAnyLocale() throws Exception {
         writeJob("chinese", "-- 风控：城市过滤 🚀\n"
                 + "CREATE TABLE `登录` (`城市` VARCHAR, n INT) WITH ('connector' = 'datagen', 'number-of-rows' = '3',"
