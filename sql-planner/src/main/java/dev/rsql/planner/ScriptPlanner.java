@@ -26,6 +26,7 @@ import dev.rsql.planner.translate.SplitAggregateRule;
 import dev.rsql.planner.translate.StreamSettings;
 import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.config.Options;
+import dev.rsql.runtime.exec.EngineSettings;
 import dev.rsql.runtime.exec.StartupTrace;
 import dev.rsql.runtime.graph.EmitSpec;
 import dev.rsql.runtime.graph.ErrorPolicy;
@@ -370,6 +371,12 @@ public final class ScriptPlanner {
             if (stmt instanceof SqlSet) {
                 SqlSet set = (SqlSet) stmt;
                 if (set.getKey() != null) {
+                    try {
+                        EngineSettings.check(set.getKey(), set.getValue());
+                    } catch (ConfigException e) {
+                        throw new PlanningException(set.getParserPosition(), "SET '" + set.getKey() + "': "
+                                + e.getMessage());
+                    }
                     parameters.put(set.getKey(), set.getValue());
                 }
             } else if (stmt instanceof SqlReset) {

@@ -124,4 +124,20 @@ class PlanTimeErrorsTest {
                 "'ten'");
         planOk(SOURCE + SINK + "INSERT INTO o SELECT id / 2 + 10 * 3, CAST(1 + 1 AS VARCHAR) FROM s WHERE n > 4 / 2;");
     }
+
+    @Test
+    void settingsAScriptGivesAreCheckedWhereTheyAreSet() {
+        String job = "CREATE TABLE g (id BIGINT, city VARCHAR) WITH ('connector' = 'datagen');\n" + SINK
+                + "INSERT INTO o SELECT id, city FROM g;\n";
+        assertError("CREATE TABLE x (id BIGINT) WITH ('connector' = 'datagen');\nSET 'worker.threads' = 'abc';\n" + job,
+                "line 2, column 1", "SET 'worker.threads'", "must be an integer, got 'abc'");
+        assertError("SET 'execution.mode' = 'distributd';\n" + job, "line 1, column 1",
+                "execution.mode must be 'local' or 'distributed', got 'distributd'");
+        assertError("SET 'state.backend.type' = 'heap';\n" + job, "line 1, column 1",
+                "state.backend.type must be 'rocksdb' or 'hashmap', got 'heap'");
+        assertError("SET 'checkpoint.interval' = 'often';\n" + job, "line 1, column 1", "checkpoint.interval");
+        assertError("SET 'http.port' = '8081';\n" + job, "line 1, column 1",
+                "not a setting of a job: set it in conf/rsql.conf");
+        planOk("SET 'worker.threads' = '2';\nSET 'execution.mode' = 'local';\nSET 'checkpoint.interval' = '10s';\n" + job);
+    }
 }

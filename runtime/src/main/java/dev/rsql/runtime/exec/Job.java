@@ -1,6 +1,7 @@
 package dev.rsql.runtime.exec;
 
 import dev.rsql.runtime.config.ConfigException;
+import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.graph.JobGraph;
 
 import java.time.Duration;
@@ -21,7 +22,11 @@ public interface Job extends AutoCloseable {
 
     /** True when the job's settings ask for {@code execution.mode = distributed}, false for {@code local}. */
     static boolean isDistributed(JobGraph graph, EngineContext engine) {
-        String mode = engine.configFor(graph.parameters()).getOrDefault("local", "execution.mode");
+        return isDistributed(engine.configFor(graph.parameters()));
+    }
+
+    static boolean isDistributed(Options config) {
+        String mode = config.getOrDefault("local", "execution.mode");
         switch (mode.toLowerCase()) {
             case "local":
                 return false;
