@@ -627,7 +627,7 @@ public final class ScriptPlanner {
                 return null;
             }
             // read by the tasks; malformed, it fails here
-            t.options().getInt(0, "scan.dead-letter.max-payload-bytes");
+            ErrorPolicy.deadLetterPayloadBytes(t.name(), t.options());
             CatalogTable dlTable = catalog.table(dl);
             if (dlTable == null) {
                 throw new PlanningException(t.position(), "table " + t.name() + ": dead-letter table " + dl

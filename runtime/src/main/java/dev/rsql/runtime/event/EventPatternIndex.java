@@ -94,7 +94,7 @@ public final class EventPatternIndex {
         }
         PathNode root = new PathNode();
         Map<String, Integer> keyIds = new HashMap<>();
-        List<List<Integer>> triggers = new ArrayList<>();
+        Map<Integer, List<Integer>> triggers = new HashMap<>();
         int[][][] others = new int[patterns.size()][][];
         List<Integer> unanchored = new ArrayList<>();
         for (int id = 0; id < patterns.size(); id++) {
@@ -109,10 +109,7 @@ public final class EventPatternIndex {
                 int[] keys = file(root, g.get(i), keyIds);
                 if (i == 0) {
                     for (int k : keys) {
-                        while (triggers.size() <= k) {
-                            triggers.add(new ArrayList<>());
-                        }
-                        triggers.get(k).add(id);
+                        triggers.computeIfAbsent(k, x -> new ArrayList<>()).add(id);
                     }
                 } else {
                     others[id][i - 1] = keys;
@@ -122,8 +119,7 @@ public final class EventPatternIndex {
         finish(root);
         int[][] triggerArrays = new int[keyIds.size()][];
         for (int k = 0; k < triggerArrays.length; k++) {
-            triggerArrays[k] = k < triggers.size() ? triggers.get(k).stream().mapToInt(Integer::intValue).toArray()
-                    : NONE;
+            triggerArrays[k] = triggers.getOrDefault(k, List.of()).stream().mapToInt(Integer::intValue).toArray();
         }
         return new EventPatternIndex(patterns.toArray(new EventPattern[0]), root, triggerArrays, others,
                 unanchored.stream().mapToInt(Integer::intValue).toArray());

@@ -45,53 +45,58 @@ final class FieldMatcher {
 
     boolean matches(Object event) {
         if (leaf != null) {
-            Scan scan = new Scan();
-            leafValues(event, 0, scan);
-            return leaf.verdict(scan.present, scan.passed);
+            int seen = leafValues(event, 0);
+            return leaf.verdict((seen & PRESENT) != 0, (seen & PASSED) != 0);
         }
         int found = nestedValues(event, 0);
         return found > 0 || found == 0 && nested.matches(ObjectMatcher.MISSING);
     }
 
-    /** What the values of a leaf field showed: whether it had any, whether one passed. */
-    private static final class Scan {
-        boolean present;
-        boolean passed;
-    }
+    /** What a leaf field's values showed: it has one ({@code PRESENT}), one passed ({@code PASSED}). */
+    private static final int PRESENT = 1;
+    private static final int PASSED = 2;
 
-    private void leafValues(Object v, int i, Scan scan) {
-        if (scan.passed) {
-            return;
-        }
+    /** The values at path elements {@code i} on below {@code v}, until one passes. */
+    private int leafValues(Object v, int i) {
         if (i == path.length) {
-            leafValue(v, scan);
-        } else if (v instanceof Map) {
+            return leafValue(v);
+        }
+        int seen = 0;
+        if (v instanceof Map) {
             Map<?, ?> m = (Map<?, ?>) v;
-            for (int j = i; j < path.length; j++) {
+            for (int j = i; j < path.length && (seen & PASSED) == 0; j++) {
                 String key = keys[i][j];
                 if (m.containsKey(key)) {
-                    leafValues(m.get(key), j + 1, scan);
+                    seen |= leafValues(m.get(key), j + 1);
                 }
             }
         } else if (v instanceof List) {
             for (Object e : (List<?>) v) {
-                leafValues(e, i, scan);
-            }
-        }
-    }
-
-    private void leafValue(Object v, Scan scan) {
-        if (v instanceof List) {
-            for (Object e : (List<?>) v) {
-                leafValue(e, scan);
-                if (scan.passed) {
-                    return;
+                seen |= leafValues(e, i);
+                if ((seen & PASSED) != 0) {
+                    break;
                 }
             }
-        } else if (!(v instanceof Map)) {
-            scan.present = true;
-            scan.passed = leaf.test(v);
         }
+        return seen;
+    }
+
+    /** A value at the path: a scalar, or an array whose elements are the field's values (an object is none). */
+    private int leafValue(Object v) {
+        if (v instanceof List) {
+            int seen = 0;
+            for (Object e : (List<?>) v) {
+                seen |= leafValue(e);
+                if ((seen & PASSED) != 0) {
+                    break;
+                }
+            }
+            return seen;
+        }
+        if (v instanceof Map) {
+            return 0;
+        }
+        return leaf.test(v) ? PRESENT | PASSED : PRESENT;
     }
 
     /** 1 if a value at the path matched the nested pattern, -1 if values were found but none matched, 0 if none. */

@@ -1,10 +1,9 @@
 package dev.rsql.runtime.event;
 
-import com.alibaba.fastjson2.JSON;
 import dev.rsql.runtime.event.PatternNode.Kind;
 import dev.rsql.runtime.event.PatternNode.Member;
+import dev.rsql.runtime.format.json.JsonValueText;
 
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -92,20 +91,12 @@ public final class TemplateVariables {
         return v;
     }
 
+    /** A variable's value as the template shows it: JSON null as {@code null}; null when the path found nothing. */
     private static String text(Object v) {
         if (v == NOTHING || v == EventPattern.INVALID) {
             return null;
         }
-        if (v == null) {
-            return "null";
-        }
-        if (v instanceof String) {
-            return (String) v;
-        }
-        if (v instanceof BigDecimal) {
-            return ((BigDecimal) v).toPlainString();
-        }
-        return v instanceof Map || v instanceof List ? JSON.toJSONString(v) : v.toString();
+        return v == null ? "null" : JsonValueText.of(v);
     }
 
     /** A definite path: {@code $}, then {@code .name}, {@code ['name']} or {@code [n]} steps. */

@@ -50,10 +50,6 @@ final class RecordErrorHandler {
         SinkWriter open(TableDescriptor table) throws Exception;
     }
 
-    /** The most bytes of a record a dead letter keeps, by default. */
-    static final int DEFAULT_MAX_PAYLOAD_BYTES = 1 << 20;
-    static final String MAX_PAYLOAD_BYTES = "scan.dead-letter.max-payload-bytes";
-
     RecordErrorHandler(String jobName, String taskId, String tableName, ErrorPolicy policy, SinkWriter deadLetter,
                        RowType deadLetterType, int maxPayloadBytes) {
         this.jobName = jobName;
@@ -69,10 +65,9 @@ final class RecordErrorHandler {
     static RecordErrorHandler forSource(String jobName, String taskId, SourceNode source, SideOutputs sideOutputs)
             throws Exception {
         TableDescriptor dl = source.deadLetterTable();
-        int maxPayload = source.table().options().getInt(DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_BYTES);
         return new RecordErrorHandler(jobName, taskId, source.table().name(), source.errorPolicy(),
                 dl == null ? null : sideOutputs.open(dl), dl == null ? null : dl.schema().rowType(),
-                Math.max(0, maxPayload));
+                ErrorPolicy.deadLetterPayloadBytes(source.table().name(), source.table().options()));
     }
 
     /**
@@ -91,7 +86,7 @@ final class RecordErrorHandler {
         String tables = upstream.stream().map(s -> s.table().name()).distinct().collect(Collectors.joining(", "));
         return new RecordErrorHandler(jobName, taskId, tables, skip ? ErrorPolicy.SKIP : ErrorPolicy.FAIL,
                 dl == null ? null : sideOutputs.open(dl), dl == null ? null : dl.schema().rowType(),
-                DEFAULT_MAX_PAYLOAD_BYTES);
+                ErrorPolicy.DEFAULT_MAX_DEAD_LETTER_PAYLOAD);
     }
 
     private static void collectSources(GraphNode node, List<SourceNode> into) {

@@ -13,6 +13,9 @@ public enum ErrorPolicy {
     SKIP;
 
     private static final String[] KEYS = {"scan.error-policy", "error-policy", "errorPolicy"};
+    private static final String MAX_DEAD_LETTER_PAYLOAD = "scan.dead-letter.max-payload-bytes";
+    /** The most bytes of a record a dead letter keeps, by default. */
+    public static final int DEFAULT_MAX_DEAD_LETTER_PAYLOAD = 1 << 20;
 
     /**
      * A source table's policy: {@code scan.error-policy} (or Blink's spellings) = fail | skip, else
@@ -39,5 +42,21 @@ public enum ErrorPolicy {
             throw ConfigException.ofOption(key, "table " + table + ": 'scan.error-policy' must be 'fail' or 'skip', "
                     + "got '" + policy + "'");
         }
+    }
+
+    /**
+     * How many bytes of a bad record of a source table its dead letter keeps: {@code
+     * scan.dead-letter.max-payload-bytes}, default 1 MB, so that an oversized record cannot exhaust the heap on its
+     * way to the dead-letter table.
+     *
+     * @throws ConfigException naming the option when it is not a number of bytes
+     */
+    public static int deadLetterPayloadBytes(String table, Options tableOptions) {
+        int n = tableOptions.getInt(DEFAULT_MAX_DEAD_LETTER_PAYLOAD, MAX_DEAD_LETTER_PAYLOAD);
+        if (n < 0) {
+            throw ConfigException.ofOption(MAX_DEAD_LETTER_PAYLOAD, "table " + table + ": '"
+                    + MAX_DEAD_LETTER_PAYLOAD + "' must be a number of bytes, got " + n);
+        }
+        return n;
     }
 }

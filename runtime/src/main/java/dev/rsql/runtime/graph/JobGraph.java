@@ -1,7 +1,6 @@
 package dev.rsql.runtime.graph;
 
 import dev.rsql.runtime.config.Options;
-
 import dev.rsql.runtime.text.DisplayWidth;
 
 import java.util.ArrayList;

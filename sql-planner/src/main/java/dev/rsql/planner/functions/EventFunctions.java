@@ -45,7 +45,11 @@ public final class EventFunctions {
         return parsed == EventPattern.INVALID ? null : variables.render(parsed, template);
     }
 
-    private static Object parse(String event) {
+    /**
+     * The event parsed ({@link EventPattern#parseEvent}), once per event string and thread: EVENT_MATCHES,
+     * EVENT_TEMPLATE and the pattern sets of all rules reading one record share its parse.
+     */
+    static Object parse(String event) {
         LastEvent last = LAST.get();
         if (last.text != event) {
             last.parsed = EventPattern.parseEvent(event);

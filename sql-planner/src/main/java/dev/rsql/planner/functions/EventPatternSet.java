@@ -12,8 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The event patterns all the rules of a job test one column with ({@code EVENT_MATCHES(event, '...')}), matched
- * together: the first test of a record parses its event once and runs the column's {@link EventPatternIndex}, which
- * finds every matching pattern at once; the other rules' tests of the same record read the answer. Generated code
+ * together: the first test of a record runs the column's {@link EventPatternIndex} on the event (parsed once for all
+ * event functions, {@link EventFunctions#parse}), which finds every matching pattern at once; the other rules' tests of the same record read the answer. Generated code
  * finds its set by name ({@link #named}), registered when the job's calcs are compiled.
  */
 public final class EventPatternSet {
@@ -77,7 +77,7 @@ public final class EventPatternSet {
             for (int i = 0; i < count; i++) {
                 matched[ids[i]] = false;
             }
-            count = matcher.match(EventPattern.parseEvent(event), ids);
+            count = matcher.match(EventFunctions.parse(event), ids);
             for (int i = 0; i < count; i++) {
                 matched[ids[i]] = true;
             }

@@ -3,11 +3,10 @@ package dev.rsql.planner.functions;
 import com.alibaba.fastjson2.JSON;
 import com.alibaba.fastjson2.JSONException;
 import com.alibaba.fastjson2.JSONPath;
+import dev.rsql.runtime.format.json.JsonValueText;
 import org.apache.calcite.linq4j.function.Deterministic;
 
-import java.math.BigDecimal;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -73,7 +72,7 @@ public final class JsonPath {
         }
     }
 
-    /** The value at this path in a parsed document, as Blink's JSON_VALUE returns it (see {@link #render}). */
+    /** The value at this path in a parsed document, as Blink's JSON_VALUE returns it (see {@link JsonValueText}). */
     public String evaluate(Object document) {
         if (path == null || document == null) {
             return null;
@@ -84,24 +83,7 @@ public final class JsonPath {
         } catch (RuntimeException e) {
             return null;
         }
-        return render(v);
-    }
-
-    /** Strings as they are, numbers and booleans as text, arrays and objects serialized as JSON. */
-    static String render(Object v) {
-        if (v == null) {
-            return null;
-        }
-        if (v instanceof String) {
-            return (String) v;
-        }
-        if (v instanceof BigDecimal) {
-            return ((BigDecimal) v).toPlainString();
-        }
-        if (v instanceof Map || v instanceof List || v.getClass().isArray()) {
-            return JSON.toJSONString(v);
-        }
-        return v.toString();
+        return JsonValueText.of(v);
     }
 
     @Override
