@@ -60,11 +60,18 @@ class ConformanceTest {
 
     /** Runs a case with its state in the given store (every case, so that none is left out when it gains state). */
     private static void runCase(Path source, StateBackendType state) throws Exception {
-        Path work = Path.of("target", "conformance", state.toString(), source.getFileName().toString())
-                .toAbsolutePath();
+        runCase(source, "blink.sql", Path.of("target", "conformance"), state);
+    }
+
+    /**
+     * Runs the case's {@code script} in a copy of the case under {@code workRoot} and checks its sinks' output
+     * against the case's {@code expected/} with compare.py.
+     */
+    static void runCase(Path source, String scriptName, Path workRoot, StateBackendType state) throws Exception {
+        Path work = workRoot.resolve(state.toString()).resolve(source.getFileName().toString()).toAbsolutePath();
         copy(source, work);
         Files.createDirectories(work.resolve("out"));
-        String script = Files.readString(work.resolve("blink.sql"), StandardCharsets.UTF_8);
+        String script = Files.readString(work.resolve(scriptName), StandardCharsets.UTF_8);
         Options config = new Options(Map.of("CASE_DIR", work.toString(), "checkpoint.interval", "200ms",
                 "state.dir", work.resolve("state").toString(), StateBackendType.KEY, state.toString()));
         JobInstance job = new JobInstance(

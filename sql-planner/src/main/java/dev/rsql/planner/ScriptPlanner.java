@@ -16,7 +16,7 @@ import dev.rsql.planner.codegen.CompiledCodeCache;
 import dev.rsql.planner.codegen.RuleSetPlanner;
 import dev.rsql.planner.functions.udf.UserFunctions;
 import dev.rsql.planner.physical.OverWindows;
-import dev.rsql.planner.translate.ChangelogSinks;
+import dev.rsql.planner.translate.ConnectorChangelogs;
 import dev.rsql.planner.translate.ConstantExpressions;
 import dev.rsql.planner.translate.GraphTranslator;
 import dev.rsql.planner.translate.PlanOptimizer;
@@ -241,7 +241,7 @@ public final class ScriptPlanner {
                         .sharedPredicates(!"false".equalsIgnoreCase(setting(SHARED_PREDICATES)))
                         .codeCache(codeCache());
                 translator = new GraphTranslator(builder, compiler, this::sourceSettings,
-                        new ChangelogSinks(context.classLoader())).bindTables(t -> boundTables.get(t.name()))
+                        new ConnectorChangelogs(context.classLoader())).bindTables(t -> boundTables.get(t.name()))
                         .projectionPushdown(!"false".equalsIgnoreCase(setting(PROJECTION_PUSHDOWN)));
             }
             return translator;

@@ -26,6 +26,14 @@ public interface ConnectorContext {
      */
     RowDecoder createDecoder(String defaultFormat, RowType payloadFields, int[] targetPositions, int targetArity);
 
+    /**
+     * True when the table's format (option {@code format}, default {@code defaultFormat}) holds changes of rows
+     * ({@link dev.rsql.runtime.format.FormatFactory#decodesChangelog}).
+     */
+    default boolean formatDecodesChangelog(String defaultFormat) {
+        return false;
+    }
+
     /** An encoder for the table's format (option {@code format}, default {@code defaultFormat}). */
     RowEncoder createEncoder(String defaultFormat, RowType payloadFields);
 

@@ -83,4 +83,13 @@ public interface ConnectorFactory {
     default boolean sinkWritesChangelog(Options tableOptions, FormatRegistry formats) {
         return true;
     }
+
+    /**
+     * True when the table's source is a changelog (+I, -U, +U, -D) rather than a stream of inserts: a connector reading
+     * through a format whose payloads are changes ({@code debezium-json}, {@code canal-json}, …), or one that captures
+     * changes itself. The planner then treats the scan as updating. By default, inserts only.
+     */
+    default boolean sourceReadsChangelog(Options tableOptions, FormatRegistry formats) {
+        return false;
+    }
 }

@@ -8,6 +8,7 @@ import dev.rsql.runtime.connector.LocalTimeZone;
 import dev.rsql.runtime.format.EpochWallClock;
 import dev.rsql.runtime.format.FormatContext;
 import dev.rsql.runtime.format.FormatFactory;
+import dev.rsql.runtime.format.FormatMetadata;
 import dev.rsql.runtime.format.FormatRegistry;
 import dev.rsql.runtime.format.GuardedRowDecoder;
 import dev.rsql.runtime.format.RowDecoder;
@@ -51,8 +52,14 @@ public final class DefaultConnectorContext implements ConnectorContext {
         String name = formatName(defaultFormat);
         FormatFactory f = format(name);
         RowDecoder decoder = f.createDecoder(new FormatContext(table.name(), payloadFields, targetPositions, targetArity,
-                formatOptions(name), fieldsRead, epochWallClock()));
-        return new GuardedRowDecoder(decoder, GuardedRowDecoder.maxRecordBytes(table.options()));
+                formatOptions(name), fieldsRead, epochWallClock(),
+                FormatMetadata.columns(table.name(), name, f, table.schema().columns())));
+        return new GuardedRowDecoder(decoder, GuardedRowDecoder.maxRecordBytes(table.options()), f.decodesChangelog());
+    }
+
+    @Override
+    public boolean formatDecodesChangelog(String defaultFormat) {
+        return format(formatName(defaultFormat)).decodesChangelog();
     }
 
     @Override
@@ -66,6 +73,10 @@ public final class DefaultConnectorContext implements ConnectorContext {
     public RowDecoder createDecoder(String formatKey, String defaultFormat, RowType payloadFields,
                                     int[] targetPositions, int targetArity) {
         String name = table.options().getOrDefault(defaultFormat, formatKey);
+        if (format(name, formatKey).decodesChangelog()) {
+            throw new ConfigException(formatKey, "table " + table.name() + ": format '" + name + "' holds changes of "
+                    + "rows and cannot be a " + formatKey + "; use it for the value ('format')", null);
+        }
         RowDecoder decoder = format(name, formatKey).createDecoder(new FormatContext(table.name(), payloadFields,
                 targetPositions, targetArity, prefixedFormatOptions(formatKey, name), fieldsRead, epochWallClock()));
         return new GuardedRowDecoder(decoder, GuardedRowDecoder.maxRecordBytes(table.options()));

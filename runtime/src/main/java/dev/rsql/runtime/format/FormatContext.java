@@ -4,6 +4,7 @@ import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.types.RowType;
 
 import java.util.BitSet;
+import java.util.List;
 
 /**
  * What a format needs to know: the fields it decodes or encodes, where decoded fields go in the rows the
@@ -22,6 +23,7 @@ public final class FormatContext {
     private final Options options;
     private final BitSet targetsRead;
     private final EpochWallClock epochWallClock;
+    private final List<FormatMetadata.Filled> metadata;
 
     public FormatContext(String tableName, RowType rowType, int[] targetPositions, int targetArity, Options options) {
         this(tableName, rowType, targetPositions, targetArity, options, null, EpochWallClock.UTC);
@@ -33,6 +35,12 @@ public final class FormatContext {
      */
     public FormatContext(String tableName, RowType rowType, int[] targetPositions, int targetArity, Options options,
                          int[] targetsRead, EpochWallClock epochWallClock) {
+        this(tableName, rowType, targetPositions, targetArity, options, targetsRead, epochWallClock, List.of());
+    }
+
+    /** @param metadata the table's metadata columns the format fills ({@link FormatFactory#readableMetadata}) */
+    public FormatContext(String tableName, RowType rowType, int[] targetPositions, int targetArity, Options options,
+                         int[] targetsRead, EpochWallClock epochWallClock, List<FormatMetadata.Filled> metadata) {
         if (targetPositions.length != rowType.size()) {
             throw new IllegalArgumentException("one target position per field expected");
         }
@@ -42,6 +50,7 @@ public final class FormatContext {
         this.targetArity = targetArity;
         this.options = options;
         this.epochWallClock = epochWallClock;
+        this.metadata = List.copyOf(metadata);
         if (targetsRead == null) {
             this.targetsRead = null;
         } else {
@@ -94,5 +103,10 @@ public final class FormatContext {
     /** For decoders: an epoch number read into a TIMESTAMP (not TIMESTAMP_LTZ) field goes through this. */
     public EpochWallClock epochWallClock() {
         return epochWallClock;
+    }
+
+    /** For decoders: the metadata columns to fill in each row, at their positions. */
+    public List<FormatMetadata.Filled> metadata() {
+        return metadata;
     }
 }

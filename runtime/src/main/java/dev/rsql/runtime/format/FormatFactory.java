@@ -1,5 +1,8 @@
 package dev.rsql.runtime.format;
 
+import dev.rsql.runtime.types.DataType;
+
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -25,5 +28,23 @@ public interface FormatFactory {
      */
     default boolean encodesRowKind() {
         return false;
+    }
+
+    /**
+     * True when a payload holds changes of rows rather than rows (+I, -U, +U, -D: {@code debezium-json},
+     * {@code canal-json}, {@code maxwell-json}): a source table of this format is a changelog, and its decoders
+     * override {@link RowDecoder#decodeChangelog}.
+     */
+    default boolean decodesChangelog() {
+        return false;
+    }
+
+    /**
+     * The metadata this format fills from its payloads, by key (a table declares it as {@code METADATA FROM
+     * 'value.<key>'}; see {@link FormatMetadata}): STRING or TIMESTAMP_LTZ(3) values. Its decoders find the columns
+     * in {@link FormatContext#metadata()}. None by default.
+     */
+    default Map<String, DataType> readableMetadata() {
+        return Map.of();
     }
 }

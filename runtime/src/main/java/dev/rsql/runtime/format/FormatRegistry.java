@@ -20,10 +20,10 @@ public final class FormatRegistry {
         }
     }
 
-    /** The format a table uses: its {@code format} option (or an alias of it), else {@code defaultFormat}. */
     /** The table options that name a table's format. */
     public static final String[] FORMAT_KEYS = {"format", "value.format", "data_format", "dataformat"};
 
+    /** The format a table uses: its {@code format} option (or an alias of it), else {@code defaultFormat}. */
     public static String formatName(Options tableOptions, String defaultFormat) {
         return tableOptions.getOrDefault(defaultFormat, FORMAT_KEYS);
     }
@@ -35,6 +35,12 @@ public final class FormatRegistry {
     public boolean encodesRowKind(Options tableOptions, String defaultFormat) {
         FormatFactory f = byName.get(formatName(tableOptions, defaultFormat).toLowerCase(Locale.ROOT));
         return f == null || f.encodesRowKind();
+    }
+
+    /** True when the table's format decodes changes ({@link FormatFactory#decodesChangelog}). */
+    public boolean decodesChangelog(Options tableOptions, String defaultFormat) {
+        FormatFactory f = byName.get(formatName(tableOptions, defaultFormat).toLowerCase(Locale.ROOT));
+        return f != null && f.decodesChangelog();
     }
 
     public FormatFactory get(String name) {

@@ -2,6 +2,7 @@ package dev.rsql.runtime.format;
 
 import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.config.Options;
+import dev.rsql.runtime.data.RowKind;
 
 import java.util.function.Consumer;
 
@@ -18,10 +19,20 @@ public final class GuardedRowDecoder implements RowDecoder {
 
     private final RowDecoder format;
     private final int maxRecordBytes;
+    private final boolean changelog;
+    /** The output the last insert-only decoding went to, and the view of it as a consumer of inserts. */
+    private ChangelogOutput insertTarget;
+    private Consumer<Object[]> inserts;
 
     public GuardedRowDecoder(RowDecoder format, int maxRecordBytes) {
+        this(format, maxRecordBytes, false);
+    }
+
+    /** @param changelog whether the format decodes changes ({@link FormatFactory#decodesChangelog}) */
+    public GuardedRowDecoder(RowDecoder format, int maxRecordBytes, boolean changelog) {
         this.format = format;
         this.maxRecordBytes = maxRecordBytes;
+        this.changelog = changelog;
     }
 
     /** The table's record size limit in bytes. */
@@ -47,11 +58,33 @@ public final class GuardedRowDecoder implements RowDecoder {
 
     @Override
     public void decode(byte[] buffer, int offset, int length, Consumer<Object[]> out) throws DecodeException {
+        guarded(buffer, offset, length, out, null);
+    }
+
+    /** Readers call this: rows of a changelog format keep their kinds, those of other formats are inserts. */
+    @Override
+    public void decodeChangelog(byte[] buffer, int offset, int length, ChangelogOutput out) throws DecodeException {
+        if (changelog) {
+            guarded(buffer, offset, length, null, out);
+            return;
+        }
+        if (out != insertTarget) {
+            inserts = fields -> out.row(RowKind.INSERT, fields);
+            insertTarget = out;
+        }
+        guarded(buffer, offset, length, inserts, null);
+    }
+
+    /** Decodes into {@code out}, or with kinds into {@code changes} when that is not null. */
+    private void guarded(byte[] buffer, int offset, int length, Consumer<Object[]> out, ChangelogOutput changes)
+            throws DecodeException {
         if (length > maxRecordBytes) {
             throw tooLarge(length, maxRecordBytes);
         }
         try {
-            if (offset == 0 && length == buffer.length) {
+            if (changes != null) {
+                format.decodeChangelog(buffer, offset, length, changes);
+            } else if (offset == 0 && length == buffer.length) {
                 format.decode(buffer, out); // a whole array: no copy, whatever the format
             } else {
                 format.decode(buffer, offset, length, out);

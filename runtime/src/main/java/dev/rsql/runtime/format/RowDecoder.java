@@ -1,5 +1,7 @@
 package dev.rsql.runtime.format;
 
+import dev.rsql.runtime.data.RowKind;
+
 import java.util.Arrays;
 import java.util.function.Consumer;
 
@@ -21,5 +23,14 @@ public interface RowDecoder {
      */
     default void decode(byte[] buffer, int offset, int length, Consumer<Object[]> out) throws DecodeException {
         decode(Arrays.copyOfRange(buffer, offset, offset + length), out);
+    }
+
+    /**
+     * As {@link #decode(byte[], int, int, Consumer)}, with each row's change kind. Formats whose payloads carry
+     * changes ({@link FormatFactory#decodesChangelog}, such as {@code debezium-json}) override this; by default every
+     * row is an insert.
+     */
+    default void decodeChangelog(byte[] buffer, int offset, int length, ChangelogOutput out) throws DecodeException {
+        decode(buffer, offset, length, fields -> out.row(RowKind.INSERT, fields));
     }
 }

@@ -19,7 +19,8 @@ public enum ErrorPolicy {
 
     /**
      * A source table's policy: {@code scan.error-policy} (or Blink's spellings) = fail | skip, else
-     * {@code [json.|csv.]ignore-parse-errors} = true means skip (Flink's format option); default fail.
+     * {@code [<format>.]ignore-parse-errors} = true means skip (Flink's format option, for json, csv and the changelog
+     * formats); default fail.
      *
      * @throws ConfigException naming the option when its value is neither
      */
@@ -27,7 +28,8 @@ public enum ErrorPolicy {
         String policy = tableOptions.get(KEYS);
         if (policy == null) {
             return tableOptions.getBoolean(false, "json.ignore-parse-errors", "csv.ignore-parse-errors",
-                    "ignore-parse-errors") ? SKIP : FAIL;
+                    "debezium-json.ignore-parse-errors", "canal-json.ignore-parse-errors",
+                    "maxwell-json.ignore-parse-errors", "ignore-parse-errors") ? SKIP : FAIL;
         }
         try {
             return valueOf(policy.trim().toUpperCase(Locale.ROOT));

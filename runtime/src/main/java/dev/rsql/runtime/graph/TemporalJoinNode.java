@@ -8,8 +8,8 @@ import java.util.function.Supplier;
  * An event-time temporal join ({@code FOR SYSTEM_TIME AS OF left.rowtime}) with a versioned table: each right row is
  * the version of its key valid from its rowtime on. Left rows wait until the watermark passes their time, then are
  * joined with the version valid at that time (INNER: dropped without one; LEFT: padded with NULLs). Versions older
- * than the one valid at the watermark are dropped. Its input must be partitioned by the key fields (the versioned
- * table's primary key).
+ * than the one valid at the watermark are dropped. A right side that is a changelog ends a version with a -D row
+ * at its rowtime (-U rows are ignored). Its input must be partitioned by the key fields (the versioned table's primary key).
  */
 public final class TemporalJoinNode extends TimeBoundedJoinNode {
 

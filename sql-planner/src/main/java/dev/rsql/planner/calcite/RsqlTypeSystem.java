@@ -1,11 +1,14 @@
 package dev.rsql.planner.calcite;
 
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * Type rules of the dialect: Blink's VARCHAR without a length is unbounded, TIMESTAMP has millisecond precision, a
- * CASE over string literals of different lengths gives VARCHAR (not blank-padded CHAR), DECIMAL goes to 38 digits.
+ * CASE over string literals of different lengths gives VARCHAR (not blank-padded CHAR), DECIMAL goes to 38 digits,
+ * and, as in Flink, SUM of a DECIMAL(p, s) is a DECIMAL(38, s) and AVG a DECIMAL(38, max(6, s)).
  */
 public final class RsqlTypeSystem extends RelDataTypeSystemImpl {
 
@@ -55,6 +58,27 @@ public final class RsqlTypeSystem extends RelDataTypeSystemImpl {
     @Override
     public int getMaxScale(SqlTypeName typeName) {
         return typeName == SqlTypeName.DECIMAL ? 38 : super.getMaxScale(typeName);
+    }
+
+    @Override
+    public RelDataType deriveSumType(RelDataTypeFactory typeFactory, RelDataType argumentType) {
+        if (argumentType.getSqlTypeName() != SqlTypeName.DECIMAL) {
+            return super.deriveSumType(typeFactory, argumentType);
+        }
+        return decimal(typeFactory, argumentType.getScale(), argumentType.isNullable());
+    }
+
+    @Override
+    public RelDataType deriveAvgAggType(RelDataTypeFactory typeFactory, RelDataType argumentType) {
+        if (argumentType.getSqlTypeName() != SqlTypeName.DECIMAL) {
+            return super.deriveAvgAggType(typeFactory, argumentType);
+        }
+        return decimal(typeFactory, Math.max(6, argumentType.getScale()), argumentType.isNullable());
+    }
+
+    private static RelDataType decimal(RelDataTypeFactory typeFactory, int scale, boolean nullable) {
+        return typeFactory.createTypeWithNullability(typeFactory.createSqlType(SqlTypeName.DECIMAL, 38, scale),
+                nullable);
     }
 
     @Override

@@ -3,7 +3,6 @@ package dev.rsql.planner.physical;
 import dev.rsql.planner.PlanningException;
 import dev.rsql.planner.calcite.ConnectorTable;
 import dev.rsql.runtime.graph.EmitSpec;
-import dev.rsql.runtime.table.TableDescriptor;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.util.ImmutableBitSet;
@@ -12,7 +11,6 @@ import org.apache.calcite.util.ImmutableIntList;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.function.Predicate;
 
 /**
  * Infers the changelog of every node of a physical plan, as Flink's FlinkChangelogModeInferenceProgram does, and
@@ -31,7 +29,7 @@ import java.util.function.Predicate;
 public final class ChangelogInference {
 
     private final EmitSpec emit;
-    private final Predicate<TableDescriptor> sinkWritesChangelog;
+    private final TableChangelogs changelogs;
     private final SqlParserPos position;
     private final NodePositions nodes;
     private final IdentityHashMap<RelNode, ModifyKindSet> kinds = new IdentityHashMap<>();
@@ -41,27 +39,26 @@ public final class ChangelogInference {
 
     /**
      * @param emit the INSERT's EMIT strategy
-     * @param sinkWritesChangelog whether a table without a primary key can be written a changelog
+     * @param changelogs which sources are changelogs, and which tables without a primary key can be written one
      * @param position the INSERT's, for errors
      */
-    private ChangelogInference(EmitSpec emit, Predicate<TableDescriptor> sinkWritesChangelog, SqlParserPos position,
+    private ChangelogInference(EmitSpec emit, TableChangelogs changelogs, SqlParserPos position,
                                NodePositions nodes) {
         this.emit = emit;
-        this.sinkWritesChangelog = sinkWritesChangelog;
+        this.changelogs = changelogs;
         this.position = position;
         this.nodes = nodes;
     }
 
-    public static PhysicalPlan infer(StreamPhysicalSink sink, EmitSpec emit,
-                                     Predicate<TableDescriptor> sinkWritesChangelog, SqlParserPos position) {
-        return infer(sink, emit, sinkWritesChangelog, position, NodePositions.NONE);
+    public static PhysicalPlan infer(StreamPhysicalSink sink, EmitSpec emit, TableChangelogs changelogs,
+                                     SqlParserPos position) {
+        return infer(sink, emit, changelogs, position, NodePositions.NONE);
     }
 
     /** As above; an error about a changelog is reported where {@code nodes} places its producer (inside a view). */
-    public static PhysicalPlan infer(StreamPhysicalSink sink, EmitSpec emit,
-                                     Predicate<TableDescriptor> sinkWritesChangelog, SqlParserPos position,
-                                     NodePositions nodes) {
-        return new ChangelogInference(emit, sinkWritesChangelog, position, nodes).run(sink);
+    public static PhysicalPlan infer(StreamPhysicalSink sink, EmitSpec emit, TableChangelogs changelogs,
+                                     SqlParserPos position, NodePositions nodes) {
+        return new ChangelogInference(emit, changelogs, position, nodes).run(sink);
     }
 
     private PhysicalPlan run(StreamPhysicalSink sink) {
@@ -77,7 +74,7 @@ public final class ChangelogInference {
                     input = materialize(input, ImmutableIntList.of(primaryKey));
                 }
                 sinkNeeds = in.update() ? UpdateKind.ONLY_UPDATE_AFTER : UpdateKind.NONE;
-            } else if (table != null && !sinkWritesChangelog.test(table.descriptor())) {
+            } else if (table != null && !changelogs.sinkWritesChangelog(table.descriptor())) {
                 throw new PlanningException(nodes.of(producer(input), position), sink.sinkName() + " doesn't support consuming "
                         + in.minus(ModifyKindSet.INSERT_ONLY).describe() + " changes which is produced by node "
                         + producer(input).describe() + " (give the table a PRIMARY KEY to write upserts, or a format"
@@ -104,9 +101,10 @@ public final class ChangelogInference {
         StreamPhysicalRel rel = (StreamPhysicalRel) node;
         List<ModifyKindSet> inputKinds = new ArrayList<>();
         List<List<ImmutableBitSet>> inputKeys = new ArrayList<>();
-        for (RelNode input : node.getInputs()) {
+        for (int i = 0; i < node.getInputs().size(); i++) {
+            RelNode input = node.getInput(i);
             ModifyKindSet k = kinds(input);
-            ModifyKindSet refused = k.minus(rel.acceptedInputKinds());
+            ModifyKindSet refused = k.minus(rel.acceptedInputKinds(i));
             if (!refused.isEmpty()) {
                 throw new PlanningException(nodes.of(producer(input), position), rel.describe()
                         + " doesn't support consuming "
@@ -115,10 +113,26 @@ public final class ChangelogInference {
             inputKinds.add(k);
             inputKeys.add(keys.get(input));
         }
-        ModifyKindSet k = rel.modifyKinds(inputKinds, emit);
+        ModifyKindSet k;
+        List<ImmutableBitSet> upsertKeys;
+        if (node instanceof StreamPhysicalTableSourceScan && changelogScan((StreamPhysicalTableSourceScan) node)) {
+            // a changelog's rows are unique by the table's primary key, where it declares one (as in Flink)
+            k = ModifyKindSet.ALL;
+            int[] primaryKey = ((StreamPhysicalTableSourceScan) node).connectorTable().descriptor().schema()
+                    .primaryKeyIndices();
+            upsertKeys = primaryKey.length == 0 ? List.of() : List.of(ImmutableBitSet.of(primaryKey));
+        } else {
+            k = rel.modifyKinds(inputKinds, emit);
+            upsertKeys = rel.upsertKeys(inputKeys);
+        }
         kinds.put(node, k);
-        keys.put(node, rel.upsertKeys(inputKeys));
+        keys.put(node, upsertKeys);
         return k;
+    }
+
+    private boolean changelogScan(StreamPhysicalTableSourceScan scan) {
+        ConnectorTable table = scan.connectorTable();
+        return table != null && changelogs.sourceReadsChangelog(table.descriptor());
     }
 
     /** The node that turns an insert-only stream into a changelog, found from {@code node} down. */

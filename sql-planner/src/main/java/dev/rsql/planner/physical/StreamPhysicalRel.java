@@ -26,6 +26,11 @@ public interface StreamPhysicalRel extends RelNode {
         return ModifyKindSet.ALL;
     }
 
+    /** The kinds of change this node can consume from its input {@code input}; by default the same for all. */
+    default ModifyKindSet acceptedInputKinds(int input) {
+        return acceptedInputKinds();
+    }
+
     /**
      * How this node needs the updates of its updating inputs encoded, given how its consumer needs its own. By
      * default the consumer's need is passed on (the node forwards rows as they come).

@@ -1,5 +1,6 @@
 package dev.rsql.planner.physical;
 
+import dev.rsql.planner.calcite.ConnectorTable;
 import dev.rsql.runtime.graph.EmitSpec;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptTable;
@@ -9,7 +10,10 @@ import org.apache.calcite.rel.core.TableScan;
 
 import java.util.List;
 
-/** Reads a connector table: an insert-only stream (sources do not read changelogs yet). */
+/**
+ * Reads a connector table: a stream of inserts, or a changelog when the table's connector says so (a format of
+ * changes such as {@code debezium-json}); {@link ChangelogInference} asks it.
+ */
 public final class StreamPhysicalTableSourceScan extends TableScan implements StreamPhysicalRel {
 
     public StreamPhysicalTableSourceScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table) {
@@ -21,9 +25,20 @@ public final class StreamPhysicalTableSourceScan extends TableScan implements St
         return new StreamPhysicalTableSourceScan(getCluster(), traitSet, getTable());
     }
 
+    /** The table read, or null for a table that is not a connector's. */
+    public ConnectorTable connectorTable() {
+        return getTable().unwrap(ConnectorTable.class);
+    }
+
     @Override
     public <R> R accept(StreamPhysicalVisitor<R> visitor) {
         return visitor.visit(this);
+    }
+
+    /** A changelog source gives each update as -U and +U, whatever its consumers need. */
+    @Override
+    public boolean emitsUpdateBefore(UpdateKind required, boolean inputsEmitUpdateBefore) {
+        return true;
     }
 
     @Override

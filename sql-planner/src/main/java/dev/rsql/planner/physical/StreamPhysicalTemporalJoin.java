@@ -12,7 +12,8 @@ import org.apache.calcite.rex.RexNode;
  * rewritten over left fields then the table's. The translator decides whether it can run: as an event-time temporal
  * join, the period an event-time attribute of the left side and the table versioned (a primary key that the join's
  * equal keys cover, and a watermark); left rows then wait for the watermark and join the version valid at their
- * time. Insert-only in and out.
+ * time. The left side is insert-only; the versioned table may be a changelog (a table of a CDC format): a version
+ * is valid from its rowtime until the next one, and a deletion ends it. Insert-only out.
  */
 public final class StreamPhysicalTemporalJoin extends TimeBoundedJoin {
 
@@ -30,6 +31,17 @@ public final class StreamPhysicalTemporalJoin extends TimeBoundedJoin {
                      JoinRelType joinType, boolean semiJoinDone) {
         return new StreamPhysicalTemporalJoin(getCluster(), traitSet, left, right, conditionExpr, joinType,
                 periodField);
+    }
+
+    @Override
+    public ModifyKindSet acceptedInputKinds(int input) {
+        return input == 1 ? ModifyKindSet.ALL : ModifyKindSet.INSERT_ONLY;
+    }
+
+    /** A changelog of versions needs no -U: an update's +U is the version valid from its time. */
+    @Override
+    public UpdateKind inputUpdateKind(UpdateKind required) {
+        return UpdateKind.ONLY_UPDATE_AFTER;
     }
 
     /** The left field the period names, or -1. */

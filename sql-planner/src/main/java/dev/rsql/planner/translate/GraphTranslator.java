@@ -37,6 +37,7 @@ import dev.rsql.planner.physical.StreamPhysicalWindowAggregate;
 import dev.rsql.planner.physical.StreamPhysicalWindowRank;
 import dev.rsql.planner.physical.StreamPhysicalWindowJoin;
 import dev.rsql.planner.physical.StreamPhysicalWindowTableFunction;
+import dev.rsql.planner.physical.TableChangelogs;
 import dev.rsql.planner.physical.rules.TwoStageOptimizedAggregateRule;
 import dev.rsql.runtime.aggregate.Accumulators;
 import dev.rsql.runtime.aggregate.AggregateCall;
@@ -73,7 +74,6 @@ import org.apache.calcite.util.ImmutableBitSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -91,19 +91,18 @@ public final class GraphTranslator {
     private final GraphBuilder builder;
     private final CalcCompiler compiler;
     private final Function<ConnectorTable, SourceSettings> sourceSettings;
-    private final Predicate<TableDescriptor> sinkWritesChangelog;
+    private final TableChangelogs changelogs;
     /** Tables whose rows are an existing graph node's (a Java DSL stream): the node, or null for a connector table. */
     private Function<TableDescriptor, GraphBuilder.Stream> boundTables = t -> null;
     private boolean projectionPushdown = true;
 
-    /** @param sinkWritesChangelog whether a table without a primary key can be written updates and deletes */
+    /** @param changelogs which tables are read as changelogs, and which can be written one without a key */
     public GraphTranslator(GraphBuilder builder, CalcCompiler compiler,
-                           Function<ConnectorTable, SourceSettings> sourceSettings,
-                           Predicate<TableDescriptor> sinkWritesChangelog) {
+                           Function<ConnectorTable, SourceSettings> sourceSettings, TableChangelogs changelogs) {
         this.builder = builder;
         this.compiler = compiler;
         this.sourceSettings = sourceSettings;
-        this.sinkWritesChangelog = sinkWritesChangelog;
+        this.changelogs = changelogs;
     }
 
     /** Scans of the tables {@code bound} knows read that graph node instead of a source (embedded planning). */
@@ -128,7 +127,7 @@ public final class GraphTranslator {
     public GraphBuilder.Stream translateQuery(RelNode root, SqlParserPos position, NodePositions nodes,
                                              StreamSettings settings) {
         StreamPhysicalSink sink = PhysicalPlanner.toPhysical(root, position, nodes);
-        PhysicalPlan plan = ChangelogInference.infer(sink, settings.emit(), sinkWritesChangelog, position, nodes);
+        PhysicalPlan plan = ChangelogInference.infer(sink, settings.emit(), changelogs, position, nodes);
         return new Translation(plan, position, settings).translate(plan.root().getInput());
     }
 
@@ -141,11 +140,11 @@ public final class GraphTranslator {
     public PhysicalPlan translateInsert(RelNode root, SqlParserPos position, NodePositions nodes,
                                        StreamSettings settings) {
         StreamPhysicalSink sink = PhysicalPlanner.toPhysical(root, position, nodes);
-        PhysicalPlan plan = ChangelogInference.infer(sink, settings.emit(), sinkWritesChangelog, position, nodes);
+        PhysicalPlan plan = ChangelogInference.infer(sink, settings.emit(), changelogs, position, nodes);
         if (settings.aggregation().twoPhase()) {
             StreamPhysicalSink split = TwoStageOptimizedAggregateRule.apply(sink, plan);
             if (split != sink) {
-                plan = ChangelogInference.infer(split, settings.emit(), sinkWritesChangelog, position, nodes);
+                plan = ChangelogInference.infer(split, settings.emit(), changelogs, position, nodes);
             }
         }
         plan.root().accept(new Translation(plan, position, settings));

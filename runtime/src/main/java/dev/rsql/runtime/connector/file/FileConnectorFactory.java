@@ -1,5 +1,6 @@
 package dev.rsql.runtime.connector.file;
 
+import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.connector.ConnectorContext;
 import dev.rsql.runtime.connector.ConnectorFactory;
@@ -61,12 +62,23 @@ public final class FileConnectorFactory implements ConnectorFactory {
     /** A file is a dimension table too: lines are loaded into a full cache ({@link FileLookupSource}). */
     @Override
     public void validateLookup(ConnectorContext context) {
+        refuseChangelogLookup(context);
         new FileSource(context);
     }
 
     @Override
     public LookupSource createLookupSource(ConnectorContext context) {
+        refuseChangelogLookup(context);
         return new FileLookupSource(context);
+    }
+
+    /** A file of changes holds no table to look up in until the changes are applied. */
+    private static void refuseChangelogLookup(ConnectorContext context) {
+        if (context.formatDecodesChangelog(defaultFormat(context))) {
+            throw new ConfigException("table " + context.table().name() + ": a file of changes (format '"
+                    + formatName(context) + "') cannot be a dimension table of a lookup join; join it as a "
+                    + "changelog (a regular or temporal join) instead");
+        }
     }
 
     @Override
@@ -78,6 +90,11 @@ public final class FileConnectorFactory implements ConnectorFactory {
     @Override
     public boolean sinkWritesChangelog(Options tableOptions, FormatRegistry formats) {
         return formats.encodesRowKind(tableOptions, defaultFormat(tableOptions));
+    }
+
+    @Override
+    public boolean sourceReadsChangelog(Options tableOptions, FormatRegistry formats) {
+        return formats.decodesChangelog(tableOptions, defaultFormat(tableOptions));
     }
 
     static String formatName(ConnectorContext context) {

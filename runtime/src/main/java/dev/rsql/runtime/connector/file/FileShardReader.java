@@ -1,5 +1,6 @@
 package dev.rsql.runtime.connector.file;
 
+import dev.rsql.runtime.connector.DecodedRows;
 import dev.rsql.runtime.connector.ReaderOutput;
 import dev.rsql.runtime.connector.ShardReader;
 import dev.rsql.runtime.format.DecodeException;
@@ -13,10 +14,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * Reads one file line by line (UTF-8 payloads; {@code \n} or {@code \r\n}; blank lines skipped) through a large
@@ -40,8 +38,7 @@ final class FileShardReader implements ShardReader {
     private final int[] pathColumns;
     private final int[] lineColumns;
     private final boolean[] lineAsInt;
-    private final List<Object[]> decoded = new ArrayList<>(4);
-    private final Consumer<Object[]> collector = decoded::add;
+    private final DecodedRows decoded = new DecodedRows();
 
     private InputStream in;
     private byte[] buf;
@@ -114,21 +111,21 @@ final class FileShardReader implements ShardReader {
             }
             decoded.clear();
             try {
-                decoder.decode(line, lineStart, length, collector);
+                decoder.decodeChangelog(line, lineStart, length, decoded);
             } catch (DecodeException e) {
                 output.decodeError(position, line(), e);
                 continue;
             }
             for (int i = 0; i < decoded.size(); i++) {
-                Object[] row = decoded.get(i);
+                Object[] row = decoded.fields(i);
                 for (int c : pathColumns) {
                     row[c] = absolute;
                 }
                 for (int c = 0; c < lineColumns.length; c++) {
                     row[lineColumns[c]] = lineAsInt[c] ? (Object) (int) position : (Object) position;
                 }
-                output.emit(position, row);
             }
+            decoded.emitTo(position, output);
         }
         return n;
     }

@@ -5,6 +5,7 @@ import dev.rsql.runtime.connector.ConnectorContext;
 import dev.rsql.runtime.connector.ShardListener;
 import dev.rsql.runtime.connector.ShardReader;
 import dev.rsql.runtime.connector.Source;
+import dev.rsql.runtime.format.FormatMetadata;
 import dev.rsql.runtime.format.GuardedRowDecoder;
 import dev.rsql.runtime.table.Column;
 import dev.rsql.runtime.table.TableSchema;
@@ -97,7 +98,7 @@ final class FileSource implements Source {
         List<Column> columns = schema.columns();
         for (int i = 0; i < columns.size(); i++) {
             Column c = columns.get(i);
-            if (!c.isMetadata()) {
+            if (!c.isMetadata() || FormatMetadata.isFormatKey(c.metadataKey())) {
                 continue;
             }
             String key = c.metadataKey().toLowerCase(Locale.ROOT);

@@ -85,4 +85,9 @@ public class KafkaConnectorFactory implements ConnectorFactory {
     public boolean sinkWritesChangelog(Options tableOptions, FormatRegistry formats) {
         return formats.encodesRowKind(tableOptions, "json");
     }
+
+    @Override
+    public boolean sourceReadsChangelog(Options tableOptions, FormatRegistry formats) {
+        return formats.decodesChangelog(tableOptions, "json");
+    }
 }

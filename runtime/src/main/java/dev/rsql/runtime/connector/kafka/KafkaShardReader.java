@@ -1,5 +1,6 @@
 package dev.rsql.runtime.connector.kafka;
 
+import dev.rsql.runtime.connector.DecodedRows;
 import dev.rsql.runtime.connector.ReaderOutput;
 import dev.rsql.runtime.connector.ShardReader;
 import dev.rsql.runtime.format.DecodeException;
@@ -46,7 +47,7 @@ final class KafkaShardReader implements ShardReader {
     private volatile long unfetched = -1;
 
     private volatile long nextOffset;
-    private final List<Object[]> decoded = new ArrayList<>(4);
+    private final DecodedRows decoded = new DecodedRows();
     private final List<Object[]> keyRows = new ArrayList<>(1);
 
     KafkaShardReader(KafkaSource source, TopicPartition partition, long startOffset, RowDecoder valueDecoder,
@@ -142,23 +143,21 @@ final class KafkaShardReader implements ShardReader {
             try {
                 // A tombstone (null value) carries no row.
                 if (value != null) {
-                    valueDecoder.decode(value, decoded::add);
+                    valueDecoder.decodeChangelog(value, 0, value.length, decoded);
                 }
                 if (keyDecoder != null && !decoded.isEmpty()) {
                     copyKey(record.key());
                 }
-                for (Object[] row : decoded) {
+                for (int i = 0; i < decoded.size(); i++) {
                     for (KafkaMetadata.Reader m : metadata) {
-                        m.read(record, row);
+                        m.read(record, decoded.fields(i));
                     }
                 }
             } catch (DecodeException e) {
                 output.decodeError(offset, value == null ? EMPTY : value, e);
                 continue;
             }
-            for (Object[] row : decoded) {
-                output.emit(offset, row);
-            }
+            decoded.emitTo(offset, output);
         }
         return n;
     }
@@ -174,9 +173,9 @@ final class KafkaShardReader implements ShardReader {
             return;
         }
         Object[] k = keyRows.get(0);
-        for (Object[] row : decoded) {
+        for (int i = 0; i < decoded.size(); i++) {
             for (int c : keyColumns) {
-                row[c] = k[c];
+                decoded.fields(i)[c] = k[c];
             }
         }
     }

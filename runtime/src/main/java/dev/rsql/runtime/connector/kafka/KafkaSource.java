@@ -4,6 +4,7 @@ import dev.rsql.runtime.connector.ConnectorContext;
 import dev.rsql.runtime.connector.ShardListener;
 import dev.rsql.runtime.connector.Source;
 import dev.rsql.runtime.exec.JobMdc;
+import dev.rsql.runtime.format.FormatMetadata;
 import dev.rsql.runtime.format.RowDecoder;
 import dev.rsql.runtime.table.Column;
 import dev.rsql.runtime.table.TableSchema;
@@ -435,7 +436,7 @@ final class KafkaSource implements Source {
         List<Column> columns = context.table().schema().columns();
         List<KafkaMetadata.Reader> out = new ArrayList<>();
         for (int i = 0; i < columns.size(); i++) {
-            if (columns.get(i).isMetadata()) {
+            if (columns.get(i).isMetadata() && !FormatMetadata.isFormatKey(columns.get(i).metadataKey())) {
                 out.add(new KafkaMetadata.Reader(i, columns.get(i), options, zone));
             }
         }

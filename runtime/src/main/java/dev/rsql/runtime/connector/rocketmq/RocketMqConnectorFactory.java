@@ -118,4 +118,9 @@ public final class RocketMqConnectorFactory implements ConnectorFactory {
     public boolean sinkWritesChangelog(Options tableOptions, FormatRegistry formats) {
         return formats.encodesRowKind(tableOptions, RocketMqOptions.defaultFormat(tableOptions));
     }
+
+    @Override
+    public boolean sourceReadsChangelog(Options tableOptions, FormatRegistry formats) {
+        return formats.decodesChangelog(tableOptions, RocketMqOptions.defaultFormat(tableOptions));
+    }
 }

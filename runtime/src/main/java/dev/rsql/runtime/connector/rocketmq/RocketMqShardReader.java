@@ -1,5 +1,6 @@
 package dev.rsql.runtime.connector.rocketmq;
 
+import dev.rsql.runtime.connector.DecodedRows;
 import dev.rsql.runtime.connector.ReaderOutput;
 import dev.rsql.runtime.connector.ShardReader;
 import dev.rsql.runtime.format.DecodeException;
@@ -10,7 +11,6 @@ import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -56,7 +56,7 @@ final class RocketMqShardReader implements ShardReader {
     // Written by the task thread; read by status readers.
     private volatile long nextOffset;
     private volatile long maxOffset = -1;
-    private final List<Object[]> decoded = new ArrayList<>(4);
+    private final DecodedRows decoded = new DecodedRows();
     private PolledMessages reading;   // the poll being read, taken from the buffer
 
     RocketMqShardReader(RocketMqSource source, MessageQueue queue, long startOffset, RowDecoder decoder,
@@ -170,12 +170,12 @@ final class RocketMqShardReader implements ShardReader {
             byte[] body = batch.body();
             decoded.clear();
             try {
-                decoder.decode(body, decoded::add);
+                decoder.decodeChangelog(body, 0, body.length, decoded);
                 if (metadata.length > 0) {
                     MessageExt msg = batch.message();
-                    for (Object[] row : decoded) {
+                    for (int i = 0; i < decoded.size(); i++) {
                         for (MessageMetadata.Reader m : metadata) {
-                            m.read(msg, row);
+                            m.read(msg, decoded.fields(i));
                         }
                     }
                 }
@@ -185,9 +185,7 @@ final class RocketMqShardReader implements ShardReader {
                 n++;
                 continue;
             }
-            for (Object[] row : decoded) {
-                output.emit(offset, row);
-            }
+            decoded.emitTo(offset, output);
             nextOffset = offset + 1;
             n++;
         }

@@ -5,6 +5,7 @@ import dev.rsql.runtime.connector.LocalTimeZone;
 import dev.rsql.runtime.connector.ShardListener;
 import dev.rsql.runtime.connector.Source;
 import dev.rsql.runtime.exec.JobMdc;
+import dev.rsql.runtime.format.FormatMetadata;
 import dev.rsql.runtime.format.RowDecoder;
 import dev.rsql.runtime.rocketmq.GroupConsumer;
 import dev.rsql.runtime.table.Column;
@@ -363,7 +364,7 @@ final class RocketMqSource implements Source {
         List<MessageMetadata.Reader> out = new ArrayList<>();
         for (int i = 0; i < columns.size(); i++) {
             Column c = columns.get(i);
-            if (c.isMetadata()) {
+            if (c.isMetadata() && !FormatMetadata.isFormatKey(c.metadataKey())) {
                 out.add(new MessageMetadata.Reader(i, c, zone));
             }
         }

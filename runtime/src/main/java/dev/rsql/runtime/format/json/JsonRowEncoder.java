@@ -65,11 +65,7 @@ final class JsonRowEncoder implements RowEncoder {
         JsonOut o = out;
         o.reset();
         o.raw('{');
-        Object[] fields = row.fields();
-        for (int i = 0; i < writers.length; i++) {
-            o.raw(prefixes[i]);
-            writers[i].write(o, fields[i]);
-        }
+        writeMembers(o, row.fields());
         if (row.kind() != RowKind.INSERT) {
             o.raw(flagPrefix);
             o.raw('"');
@@ -78,5 +74,19 @@ final class JsonRowEncoder implements RowEncoder {
         }
         o.raw('}');
         return o.toBytes();
+    }
+
+    /** The row as a JSON object, for formats that wrap it (the changelog formats). */
+    void writeObject(JsonOut o, Object[] fields) {
+        o.raw('{');
+        writeMembers(o, fields);
+        o.raw('}');
+    }
+
+    private void writeMembers(JsonOut o, Object[] fields) {
+        for (int i = 0; i < writers.length; i++) {
+            o.raw(prefixes[i]);
+            writers[i].write(o, fields[i]);
+        }
     }
 }

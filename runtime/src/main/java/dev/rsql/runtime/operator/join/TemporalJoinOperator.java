@@ -1,6 +1,7 @@
 package dev.rsql.runtime.operator.join;
 
 import dev.rsql.runtime.data.Row;
+import dev.rsql.runtime.data.RowKind;
 import dev.rsql.runtime.graph.TemporalJoinNode;
 import dev.rsql.runtime.operator.Operator;
 import dev.rsql.runtime.operator.OperatorContext;
@@ -21,6 +22,10 @@ import java.util.List;
  * sides register a timer at their row's time: when the watermark passes, every waiting left row at or before the
  * watermark is joined, in time order, with the latest version at or before its time, and removed; then the versions
  * at or before the watermark are dropped but the latest of them, which later left rows may still need.
+ *
+ * <p>A right side that is a changelog (a versioned table read from a CDC format) ends a version with a -D row: the
+ * deletion is a version of its own, all NULL (a real version has a time), after which left rows find no version. A
+ * -U row is ignored: the +U after it is the next version (as in Flink, the old version stays valid until then).
  */
 public final class TemporalJoinOperator implements Operator {
 
@@ -54,6 +59,9 @@ public final class TemporalJoinOperator implements Operator {
         Object[] own = rows.own(tagged);
         Long time = (Long) own[left ? node.leftTimeField() : node.rightTimeField()];
         byte[] key = rows.key(tagged);
+        if (row.kind() == RowKind.UPDATE_BEFORE) {
+            return;
+        }
         if (key == null || time == null) {
             if (left && node.type().leftOuter()) {
                 output.emit(Row.insert(rows.padded(own, true)));
@@ -65,7 +73,7 @@ public final class TemporalJoinOperator implements Operator {
         } else {
             byte[] ns = new byte[8];
             Namespaces.putOrderedLong(ns, 0, time);
-            versions.put(key, ns, own);
+            versions.put(key, ns, row.kind().isAccumulate() ? own : new Object[own.length]);
         }
         timers.registerEventTimeTimer(time, key, Namespaces.EMPTY);
     }
@@ -93,7 +101,7 @@ public final class TemporalJoinOperator implements Operator {
                     version++;
                 }
                 Object[] l = e.value();
-                if (version >= 0 && rows.matches(l, versionRows.get(version))) {
+                if (version >= 0 && !isDeletion(versionRows.get(version)) && rows.matches(l, versionRows.get(version))) {
                     output.emit(Row.insert(rows.joined(l, versionRows.get(version))));
                 } else if (node.type().leftOuter()) {
                     output.emit(Row.insert(rows.padded(l, true)));
@@ -107,6 +115,10 @@ public final class TemporalJoinOperator implements Operator {
             Namespaces.putOrderedLong(ns, 0, versionTimes.get(i));
             versions.remove(key, ns);
         }
+    }
+
+    private boolean isDeletion(Object[] version) {
+        return version[node.rightTimeField()] == null;
     }
 
     @Override
