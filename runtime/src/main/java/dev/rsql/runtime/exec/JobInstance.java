@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -141,7 +142,14 @@ public final class JobInstance extends AbstractJob {
             throw e;
         }
         long interval = EngineContext.checkpointInterval(config).toMillis();
-        timers.scheduleWithFixedDelay(() -> coordinator.trigger(), interval, interval, TimeUnit.MILLISECONDS);
+        try {
+            timers.scheduleWithFixedDelay(() -> coordinator.trigger(), interval, interval, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            if (failure() == null) {
+                throw e;
+            }
+            return; // a task failed while starting (a sink that cannot connect): the job has failed with its error
+        }
         startWatchdog();
         checkCompletion();
     }

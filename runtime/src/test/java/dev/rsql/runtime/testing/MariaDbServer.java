@@ -1,7 +1,6 @@
 package dev.rsql.runtime.testing;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -102,19 +101,8 @@ public final class MariaDbServer implements AutoCloseable {
     }
 
     private static String find(List<String> paths, String name) {
-        for (String p : paths) {
-            if (Files.isExecutable(Path.of(p))) {
-                return p;
-            }
-        }
-        for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (!d.isEmpty() && Files.isExecutable(Path.of(d, name))) {
-                return Path.of(d, name).toString();
-            }
-        }
-        throw new IllegalStateException("the JDBC tests need a MariaDB server: '" + name + "' is not installed (looked"
-                + " in " + paths + " and PATH). Install Debian's package: apt-get install mariadb-server"
-                + " (.ci/run does)");
+        return ServerProcesses.find(paths, name, "the JDBC tests need a MariaDB server: install Debian's package "
+                + "(apt-get install mariadb-server; .ci/run does)");
     }
 
     private static void run(List<String> cmd, Path log) throws IOException, InterruptedException {
@@ -129,18 +117,11 @@ public final class MariaDbServer implements AutoCloseable {
     }
 
     private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
+        return ServerProcesses.freePort();
     }
 
     private static String tail(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
-        } catch (IOException e) {
-            return "(no log: " + e + ")";
-        }
+        return ServerProcesses.tail(log);
     }
 
     public int port() {
