@@ -19,6 +19,8 @@ public final class Secrets {
     public static final String MASK = "******";
     private static final List<String> WORDS = List.of("password", "passwd", "pwd", "secret", "accesskey", "token",
             "credential", "apikey", "privatekey", "passphrase",
+            // an HTTP sink's headers.Authorization (Basic or Bearer credentials)
+            "authorization",
             // Kafka's sasl.jaas.config holds the login module's password inside its value.
             "jaasconfig");
 

@@ -16,7 +16,7 @@ import java.util.List;
  * them (absolute, {@code ..} and symbolic links followed, as far as they exist), so that neither a link nor a
  * relative path leads outside. Unset: every path is allowed.
  */
-final class AllowedPaths {
+public final class AllowedPaths {
 
     static final String KEY = "file.allowed-paths";
 
@@ -28,7 +28,7 @@ final class AllowedPaths {
         this.setting = setting;
     }
 
-    static AllowedPaths of(Options config) {
+    public static AllowedPaths of(Options config) {
         String v = config.get(KEY);
         List<Path> roots = new ArrayList<>();
         if (v != null) {
@@ -42,7 +42,7 @@ final class AllowedPaths {
     }
 
     /** Refuses {@code path} of table {@code table} ({@code what}: "file source", "file sink") when outside. */
-    void check(String what, String table, Path path) {
+    public void check(String what, String table, Path path) {
         if (setting == null) {
             return;
         }
