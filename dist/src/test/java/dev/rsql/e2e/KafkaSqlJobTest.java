@@ -266,6 +266,26 @@ class KafkaSqlJobTest {
         }
     }
 
+    /** CloudEvents in structured mode read, filtered, written as new events and read again; bad ones dead-lettered. */
+    @Test
+    void cloudEventsRoundTrip() throws Exception {
+        String in = topic("ce_in", 2);
+        String out = topic("ce_out", 2);
+        List<ProducerRecord<String, String>> records = new ArrayList<>();
+        for (String e : CloudEventsRoundTrip.events()) {
+            records.add(new ProducerRecord<>(in, e));
+        }
+        produce(records);
+        String id = "ce_" + in;
+        JobInstance job = start("ce_" + in, CloudEventsRoundTrip.script(
+                (t, more) -> with(t, more + ", 'scan.startup.mode' = 'earliest-offset'"), in, out, id));
+        try {
+            CloudEventsRoundTrip.check(id);
+        } finally {
+            job.stop();
+        }
+    }
+
     /** Runs a job from topic {@code in} into collect sink {@code id}; returns the order ids read. */
     static List<Long> idsRead(String id, int expected) {
         Await.until("rows in " + id, Duration.ofSeconds(60), () -> CollectSinkFactory.rows(id).size() >= expected);
