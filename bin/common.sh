@@ -51,10 +51,13 @@ fi
 # setting in JAVA_OPTS wins.
 RSQL_JOB_JIT="-XX:Tier4InvocationThreshold=100000 -XX:Tier4CompileThreshold=125000 -XX:Tier4BackEdgeThreshold=1000000"
 
-# Prints every job name under jobs/: jobs/x.sql is x, jobs/ns/y.sql is ns/y.
+# Prints every job name under jobs/: jobs/x.sql is x, jobs/ns/y.sql is ns/y, and a rule file jobs/z.rules.yaml (.yml,
+# .json) is z.
 rsql_list_jobs() {
   [ -d "$RSQL_HOME/jobs" ] || return 0
-  (cd "$RSQL_HOME/jobs" && find . -mindepth 1 -maxdepth 2 -type f -name '*.sql' | sed -e 's#^\./##' -e 's#\.sql$##' | sort)
+  (cd "$RSQL_HOME/jobs" && find . -mindepth 1 -maxdepth 2 -type f \( -name '*.sql' -o -name '*.rules.yaml' \
+    -o -name '*.rules.yml' -o -name '*.rules.json' \) \
+    | sed -e 's#^\./##' -e 's#\.sql$##' -e 's#\.rules\.\(yaml\|yml\|json\)$##' | sort -u)
 }
 
 # True when the process in a pid file is alive.

@@ -20,7 +20,7 @@ while [ $# -gt 0 ]; do
     --from-scratch) from_scratch=1; shift ;;
     --server) server=1; shift ;;
     -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) jobs+=("${1%.sql}"); shift ;;
+    *) job="${1%.sql}"; job="${job%.rules.yaml}"; job="${job%.rules.yml}"; jobs+=("${job%.rules.json}"); shift ;;
   esac
 done
 start_server() {
@@ -70,7 +70,12 @@ fi
 start_job() {
   local job="$1"
   local id="$job${instance:+@$instance}"
-  local script="$RSQL_HOME/jobs/$job.sql"
+  local script="$RSQL_HOME/jobs/$job.sql" ext
+  for ext in rules.yaml rules.yml rules.json; do
+    if [ ! -f "$script" ] && [ -f "$RSQL_HOME/jobs/$job.$ext" ]; then
+      script="$RSQL_HOME/jobs/$job.$ext"
+    fi
+  done
   local pidfile="$RSQL_HOME/run/$id.pid"
   local statusfile="$RSQL_HOME/run/$id.status.json"
   local log="$RSQL_HOME/log/$id.log"

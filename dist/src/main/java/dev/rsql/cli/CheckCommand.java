@@ -34,10 +34,10 @@ final class CheckCommand implements CliCommand {
             ScriptArgument script = ScriptArgument.resolve(home, target, null);
             try {
                 if (args.has(PARSE_ONLY)) {
-                    RsqlParser.parseScript(script.text);
+                    RsqlParser.parseScript(script.text());
                     System.out.println("OK     " + script.file);
                 } else {
-                    PlannedJob job = new ScriptPlanner(context).plan(script.jobName, script.text);
+                    PlannedJob job = new ScriptPlanner(context).plan(script.jobName, script.text());
                     System.out.println("OK     " + script.file);
                     job.warnings().forEach(w -> System.out.println("WARN   " + script.file + ": " + w));
                 }

@@ -94,7 +94,13 @@ public final class EngineHome {
         return v != null ? v : config.get(name);
     }
 
-    /** The job name of a script: its path under jobs/ without {@code .sql}, or the file name for other paths. */
+    /** The endings of job files: SQL scripts and rule files ({@code dev.rsql.planner.rulefile.RuleFile}). */
+    private static final List<String> JOB_FILE_ENDINGS = List.of(".sql", ".rules.yaml", ".rules.yml", ".rules.json");
+
+    /**
+     * The job name of a script: its path under jobs/ without {@code .sql} (or a rule file's {@code .rules.yaml}),
+     * or the file name for other paths.
+     */
     public String jobName(Path script) {
         Path abs = script.toAbsolutePath().normalize();
         Path jobs = jobsDir();
@@ -104,12 +110,32 @@ public final class EngineHome {
         } else {
             name = abs.getFileName().toString();
         }
-        return name.toLowerCase(Locale.ROOT).endsWith(".sql") ? name.substring(0, name.length() - 4) : name;
+        String lower = name.toLowerCase(Locale.ROOT);
+        for (String ending : JOB_FILE_ENDINGS) {
+            if (lower.endsWith(ending)) {
+                return name.substring(0, name.length() - ending.length());
+            }
+        }
+        return name;
     }
 
-    /** The script of a job name, e.g. {@code ns/y} → {@code jobs/ns/y.sql}. */
+    /**
+     * The script of a job name, e.g. {@code ns/y} → {@code jobs/ns/y.sql}, or the job's rule file when there is one
+     * and no SQL script.
+     */
     public Path script(String jobName) {
+        for (String ending : JOB_FILE_ENDINGS) {
+            Path p = jobsDir().resolve(jobName + ending);
+            if (Files.isRegularFile(p)) {
+                return p;
+            }
+        }
         return jobsDir().resolve(jobName + ".sql");
+    }
+
+    private static boolean isJobFile(Path p) {
+        String name = p.getFileName().toString().toLowerCase(Locale.ROOT);
+        return JOB_FILE_ENDINGS.stream().anyMatch(name::endsWith);
     }
 
     /** Every job under jobs/ (scripts at most one directory deep), sorted. */
@@ -118,8 +144,8 @@ public final class EngineHome {
             return List.of();
         }
         try (Stream<Path> files = Files.walk(jobsDir(), 2)) {
-            return files.filter(p -> Files.isRegularFile(p) && p.getFileName().toString().endsWith(".sql"))
-                    .map(this::jobName).sorted().collect(Collectors.toList());
+            return files.filter(p -> Files.isRegularFile(p) && isJobFile(p))
+                    .map(this::jobName).distinct().sorted().collect(Collectors.toList());
         }
     }
 

@@ -34,7 +34,11 @@ final class ExplainCommand implements CliCommand {
         PlannerContext context = new PlannerContext(new Options(home.loadConfig()),
                 home.extClassLoader(getClass().getClassLoader()), System::getenv);
         try {
-            PlannedJob job = new ScriptPlanner(context).plan(arg.jobName, arg.text);
+            String sql = arg.text();
+            PlannedJob job = new ScriptPlanner(context).plan(arg.jobName, sql);
+            if (arg.isRuleFile()) {
+                System.out.println("Equivalent SQL\n" + sql);
+            }
             System.out.print(job.explain());
             if (args.has(PLAN)) {
                 job.relationalPlans().forEach(p -> System.out.println("\n" + p));

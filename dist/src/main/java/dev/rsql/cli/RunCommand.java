@@ -65,7 +65,7 @@ final class RunCommand implements CliCommand {
         PlannedJob planned;
         StartupTrace.mark("run: settings read");
         try {
-            planned = new ScriptPlanner(new PlannerContext(options, classLoader, System::getenv)).plan(arg.jobName, arg.text);
+            planned = new ScriptPlanner(new PlannerContext(options, classLoader, System::getenv)).plan(arg.jobName, arg.text());
         } catch (RuntimeException e) {
             System.err.println("ERROR  " + arg.file + ": " + e.getMessage());
             LOG.error("job={} cannot be planned: {}", arg.jobName, e.getMessage());

@@ -1,5 +1,8 @@
 package dev.rsql.cli;
 
+import dev.rsql.planner.rulefile.RuleFile;
+import dev.rsql.planner.rulefile.RuleFileScript;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,12 +13,27 @@ final class ScriptArgument {
 
     final Path file;
     final String jobName;
-    final String text;
+    /** The file's text as it is (a rule file's YAML or JSON). */
+    final String source;
 
-    private ScriptArgument(Path file, String jobName, String text) {
+    private ScriptArgument(Path file, String jobName, String source) {
         this.file = file;
         this.jobName = jobName;
-        this.text = text;
+        this.source = source;
+    }
+
+    /** Whether the file is a rule file, which {@link #text} translates to SQL. */
+    boolean isRuleFile() {
+        return RuleFile.isRuleFile(file.getFileName().toString());
+    }
+
+    /**
+     * The script as SQL: the file's text, or the script a rule file stands for.
+     *
+     * @throws dev.rsql.planner.PlanningException naming the line and column of a rule file's mistake
+     */
+    String text() {
+        return isRuleFile() ? RuleFileScript.sql(file.getFileName().toString(), source) : source;
     }
 
     static ScriptArgument resolve(EngineHome home, String arg, String nameOverride) {

@@ -21,7 +21,7 @@ final class SubmitCommand implements CliCommand {
         ServerClient client = ServerOption.client(home, args);
         ServerClient.Reply r;
         try {
-            r = client.put(ServerClient.jobPath(arg.jobName), arg.text);
+            r = client.put(ServerClient.jobPath(arg.jobName), arg.text());
         } catch (IOException e) {
             System.err.println("ERROR  " + e.getMessage());
             return 1;

@@ -138,6 +138,14 @@ class DistributionIT {
         Result hello = exec(home, 180, "bin/rsql", "run", "hello");
         assertEquals(0, hello.code, hello.output);
         assertTrue(hello.output.contains("big> +I["), hello.output);
+
+        // a rule file is a job too: started by name, run to its end
+        Result rules = exec(home, 180, "bin/start.sh", "shop_events");
+        assertEquals(0, rules.code, rules.output);
+        Await.until("the rule file's job to finish", Duration.ofSeconds(120),
+                () -> read(home.resolve("run/shop_events.status.json")).contains("FINISHED"));
+        assertTrue(read(home.resolve("data/shop_alerts.txt")).contains("large payment: order "),
+                read(home.resolve("data/shop_alerts.txt")));
     }
 
     @Test

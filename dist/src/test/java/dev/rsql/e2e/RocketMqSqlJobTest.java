@@ -2,26 +2,33 @@ package dev.rsql.e2e;
 
 import com.alibaba.fastjson2.JSON;
 import com.alibaba.fastjson2.JSONObject;
+import com.sun.net.httpserver.HttpServer;
 import dev.rsql.planner.PlannerContext;
 import dev.rsql.planner.ScriptPlanner;
+import dev.rsql.planner.rulefile.RuleFileScript;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.exec.EngineContext;
 import dev.rsql.runtime.exec.JobInstance;
+import dev.rsql.runtime.testing.Await;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -194,6 +201,91 @@ class RocketMqSqlJobTest extends BrokerFixture {
             CloudEventsRoundTrip.check(id);
         } finally {
             job.stop();
+        }
+    }
+
+    /**
+     * A rule file end to end: a RocketMQ bus, three rules, a RocketMQ target and an HTTP target that answers 500 to
+     * two requests in three and 400 to events with a negative amount. Every selected event reaches each of its
+     * targets, the refused ones are dead-lettered, and a request the target saw twice carries the same key.
+     */
+    @Test
+    void ruleFileWithRocketMqAndHttpTargets(@TempDir Path dir) throws Exception {
+        String bus = topic("rule_bus", 2);
+        String audit = topic("rule_audit", 2);
+        List<String> events = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            events.add("{\"specversion\":\"1.0\",\"id\":\"ev-" + i + "\",\"source\":\"/shop/" + (i % 2 == 0 ? "web" : "app")
+                    + "\",\"type\":\"order." + (i % 3 == 0 ? "refunded" : "paid") + "\",\"data\":{\"amount\":"
+                    + (i % 17 == 5 ? -i : i * 50) + ",\"city\":\"杭州\"}}");
+        }
+        produce(bus, events, "ev", null);
+        List<String[]> requests = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger calls = new AtomicInteger();
+        HttpServer http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        http.createContext("/hook", ex -> {
+            String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            int status = body.contains("\"amount\":-") ? 400 : calls.incrementAndGet() % 3 == 0 ? 200 : 500;
+            requests.add(new String[]{body, ex.getRequestHeaders().getFirst("Idempotency-Key"), String.valueOf(status)});
+            ex.sendResponseHeaders(status, -1);
+            ex.close();
+        });
+        http.start();
+        Path deadLetters = dir.resolve("dead.jsonl");
+        String rules = "bus: {connector: rocketmq, topic: " + bus + "}\n"
+                + "targets:\n"
+                + "  audit: {connector: rocketmq, topic: " + audit + "}\n"
+                + "  hook: {connector: http, url: 'http://127.0.0.1:" + http.getAddress().getPort() + "/hook',"
+                + " sink.retry.initial-backoff: 5 ms, sink.max-retries: 20, sink.dead-letter-path: '" + deadLetters + "'}\n"
+                + "rules:\n"
+                + "  - name: refunds\n"
+                + "    pattern: {type: [order.refunded]}\n"
+                + "    transform: {template: 'refund ${id}', variables: {id: $.id}}\n"
+                + "    targets: [audit]\n"
+                + "  - name: app payments\n"
+                + "    pattern: {type: [order.paid], source: [{suffix: /app}]}\n"
+                + "    transform: {path: $.data}\n"
+                + "    targets: [hook, audit]\n";
+        JobInstance job = start("rules_" + bus, RuleFileScript.sql("shop.rules.yaml", rules));
+        try {
+            List<String> refunds = new ArrayList<>();
+            List<String> appPaid = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                String data = "{\"amount\":" + (i % 17 == 5 ? -i : i * 50) + ",\"city\":\"杭州\"}";
+                if (i % 3 == 0) {
+                    refunds.add("refund ev-" + i);
+                } else if (i % 2 == 1) {
+                    appPaid.add(data);
+                }
+            }
+            List<String> auditExpected = new ArrayList<>(refunds);
+            auditExpected.addAll(appPaid);
+            List<MessageExt> written = readUntil(audit, auditExpected.size(), Duration.ofSeconds(90));
+            assertEquals(multiset(auditExpected), multiset(written.stream()
+                    .map(m -> new String(m.getBody(), StandardCharsets.UTF_8)).collect(Collectors.toList())));
+            List<String> refused = appPaid.stream().filter(d -> d.contains(":-")).toList();
+            List<String> accepted = appPaid.stream().filter(d -> !d.contains(":-")).toList();
+            Await.until("the hook took " + accepted.size() + " events",
+                    Duration.ofSeconds(90), () -> requests.stream().filter(r -> r[2].equals("200")).count()
+                            >= accepted.size() && Files.exists(deadLetters) && lines(deadLetters) >= refused.size());
+            assertEquals(multiset(accepted), multiset(requests.stream().filter(r -> r[2].equals("200"))
+                    .map(r -> r[0]).collect(Collectors.toList())), "each accepted event taken once");
+            Set<String> keysTaken = requests.stream().filter(r -> r[2].equals("200")).map(r -> r[1])
+                    .collect(Collectors.toSet());
+            assertTrue(requests.stream().filter(r -> r[2].equals("500")).allMatch(r -> keysTaken.contains(r[1])),
+                    "a request failed with 500 was sent again with the same key");
+            assertEquals(refused.size(), lines(deadLetters));
+        } finally {
+            job.stop();
+            http.stop(0);
+        }
+    }
+
+    private static long lines(Path file) {
+        try {
+            return Files.readAllLines(file, StandardCharsets.UTF_8).size();
+        } catch (IOException e) {
+            return 0;
         }
     }
 

@@ -2,6 +2,9 @@ package dev.rsql.cli.server;
 
 import com.alibaba.fastjson2.JSONObject;
 import dev.rsql.cli.EngineHome;
+import dev.rsql.planner.PlanningException;
+import dev.rsql.planner.rulefile.RuleFile;
+import dev.rsql.planner.rulefile.RuleFileScript;
 import dev.rsql.cli.StatusFile;
 import dev.rsql.cli.http.ProcessJobs;
 import dev.rsql.runtime.config.Options;
@@ -150,10 +153,20 @@ public final class JobServer implements AutoCloseable {
         }
     }
 
-    /** A new or changed script: checked, then started in place of the running version. */
-    private void apply(ServedJob s, String text) {
-        s.seen = text;
-        String file = home.home().relativize(home.script(s.name)).toString();
+    /** A new or changed script (or rule file): checked, then started in place of the running version. */
+    private void apply(ServedJob s, String source) {
+        s.seen = source;
+        Path path = home.script(s.name);
+        String file = home.home().relativize(path).toString();
+        String text;
+        try {
+            text = RuleFile.isRuleFile(file) ? RuleFileScript.sql(path.getFileName().toString(), source) : source;
+        } catch (PlanningException e) {
+            s.error = file + ": " + e.getMessage();
+            LOG.error("job={} {} does not pass check{}: {}", s.name, file,
+                    running(s) ? "; the running version stays" : "", e.getMessage());
+            return;
+        }
         if (running(s) && text.equals(s.applied)) {
             // back to the running version (after a broken edit): nothing to restart
             s.error = null;
