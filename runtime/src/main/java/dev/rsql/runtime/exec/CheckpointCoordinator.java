@@ -168,17 +168,16 @@ final class CheckpointCoordinator implements TaskCheckpoints {
         p.done.complete(p.id);
     }
 
+    /**
+     * Gives a checkpoint up. Its directory stays: other tasks may still be writing their snapshots into it (their
+     * acknowledgements are then ignored), and deleting it under them failed them. Without metadata it is never
+     * restored from; the next completed checkpoint deletes it with the older ones, by which time every task that was
+     * snapshotting it has moved on.
+     */
     private void abort(Pending p, String reason) {
         pending = null;
         stats = stats.withAborted();
         LOG.info("job={} checkpoint {} aborted: {}", jobName, p.id, reason);
-        if (root != null) {
-            try {
-                CompletedCheckpoint.deleteTree(CompletedCheckpoint.dirOf(root, p.id));
-            } catch (IOException e) {
-                LOG.warn("job={} cannot delete aborted checkpoint {}", jobName, p.id, e);
-            }
-        }
         p.done.completeExceptionally(new IllegalStateException("checkpoint " + p.id + " aborted: " + reason));
     }
 }
