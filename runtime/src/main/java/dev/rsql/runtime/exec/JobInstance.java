@@ -144,14 +144,15 @@ public final class JobInstance extends AbstractJob {
         long interval = EngineContext.checkpointInterval(config).toMillis();
         try {
             timers.scheduleWithFixedDelay(() -> coordinator.trigger(), interval, interval, TimeUnit.MILLISECONDS);
+            startWatchdog();
+            checkCompletion();
         } catch (RejectedExecutionException e) {
             if (failure() == null) {
                 throw e;
             }
-            return; // a task failed while starting (a sink that cannot connect): the job has failed with its error
+            // a task failed while the job started (a sink that cannot connect): the job has failed with its error,
+            // which awaitTermination and failure() report; its timers are shut down already
         }
-        startWatchdog();
-        checkCompletion();
     }
 
     private void startPartitionTask(LocalExchange exchange, int partition) throws Exception {
