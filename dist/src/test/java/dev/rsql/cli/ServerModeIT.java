@@ -29,7 +29,8 @@ class ServerModeIT {
     static void unpack() throws Exception {
         home = DistributionIT.unpack();
         try (Stream<Path> jobs = Files.walk(home.resolve("jobs"))) {
-            jobs.filter(p -> p.toString().endsWith(".sql")).forEach(p -> p.toFile().delete());
+            jobs.filter(p -> p.toString().endsWith(".sql") || p.toString().endsWith(".rules.yaml"))
+                    .forEach(p -> p.toFile().delete());
         }
         Files.writeString(home.resolve("conf/rsql.conf"), "\nhttp.port=0\nserver.poll-interval=200ms\n",
                 StandardOpenOption.APPEND);
@@ -73,6 +74,17 @@ class ServerModeIT {
         Await.until("the submitted job's rows", Duration.ofSeconds(60),
                 () -> read(home.resolve("log/other.log")).contains("O> +I[5]"));
         assertFalse(read(home.resolve("log/other.log")).contains("T> "), "each job has its own log");
+
+        // a rule file dropped into jobs/ is picked up like a script
+        Path events = home.resolve("events.jsonl");
+        Files.writeString(events, "{\"type\":\"order.paid\",\"data\":{\"id\":7}}\n"
+                + "{\"type\":\"order.created\",\"data\":{\"id\":8}}\n");
+        Files.writeString(home.resolve("jobs/paid.rules.yaml"), "bus: {connector: filesystem, path: '" + events
+                + "'}\ntargets:\n  log: {connector: print, print-identifier: R, target: log}\nrules:\n"
+                + "  - {name: paid, pattern: {type: [order.paid]}, transform: {path: $.data.id}, targets: [log]}\n");
+        Await.until("the rule file's rows in its log", Duration.ofSeconds(60),
+                () -> read(home.resolve("log/paid.log")).contains("R> +I[7]"));
+        assertFalse(read(home.resolve("log/paid.log")).contains("R> +I[8]"), "only what the pattern selects");
 
         DistributionIT.Result stop = exec(home, 120, "bin/rsql", "stop", "ticker");
         assertEquals(0, stop.code(), stop.output());
