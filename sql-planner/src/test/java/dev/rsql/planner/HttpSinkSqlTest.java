@@ -3,6 +3,7 @@ package dev.rsql.planner;
 import com.alibaba.fastjson2.JSON;
 import com.alibaba.fastjson2.JSONArray;
 import com.alibaba.fastjson2.JSONObject;
+import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.rsql.planner.testing.TestJob;
@@ -192,6 +193,47 @@ class HttpSinkSqlTest {
         assertEquals(1, requests.size(), "a 400 is not retried");
     }
 
+    /** CloudEvents over HTTP: structured (the event as JSON) and binary (ce- headers, the data as the body). */
+    @Test
+    void cloudEventsInBothModes() throws Exception {
+        List<Headers> seen = Collections.synchronizedList(new ArrayList<>());
+        List<String> bodies = Collections.synchronizedList(new ArrayList<>());
+        server.createContext("/ce", ex -> {
+            seen.add(ex.getRequestHeaders());
+            bodies.add(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            ex.sendResponseHeaders(200, -1);
+            ex.close();
+        });
+        String ceUrl = "http://127.0.0.1:" + server.getAddress().getPort() + "/ce";
+        String columns = "(id STRING, subject STRING, data ROW<`user` STRING, amount INT>) WITH ('connector' = 'http',"
+                + " 'url' = '" + ceUrl + "', 'format' = 'cloudevents', 'cloudevents.default-source' = '/rsql',"
+                + " 'cloudevents.default-type' = 'alert'";
+        TestJob.run(alerts(4) + "CREATE TABLE binary_ce " + columns + ", 'cloudevents.mode' = 'binary');\n"
+                + "INSERT INTO binary_ce SELECT CAST(id AS STRING), `user`, ROW(`user`, amount) FROM alerts;\n");
+        assertEquals(4, seen.size());
+        for (int i = 0; i < 4; i++) {
+            Headers h = seen.get(i);
+            JSONObject data = JSON.parseObject(bodies.get(i));
+            String id = h.getFirst("ce-id");
+            assertEquals("1.0", h.getFirst("ce-specversion"));
+            assertEquals("/rsql", h.getFirst("ce-source"));
+            assertEquals("alert", h.getFirst("ce-type"));
+            assertEquals("application/json", h.getFirst("Content-Type"));
+            assertEquals(id, h.getFirst("Idempotency-Key"), "the event's id is the key");
+            assertEquals("%E7%94%A8%E6%88%B7" + id, h.getFirst("ce-subject"), "percent-encoded UTF-8");
+            assertEquals("用户" + id, data.getString("user"));
+        }
+        seen.clear();
+        bodies.clear();
+        TestJob.run(alerts(2) + "CREATE TABLE structured_ce " + columns + ");\n"
+                + "INSERT INTO structured_ce SELECT CAST(id AS STRING), `user`, ROW(`user`, amount) FROM alerts;\n");
+        assertEquals(2, seen.size());
+        assertEquals("application/cloudevents+json", seen.get(0).getFirst("Content-Type"));
+        JSONObject event = JSON.parseObject(bodies.get(0));
+        assertEquals("1.0", event.getString("specversion"));
+        assertTrue(event.getJSONObject("data").getString("user").startsWith("用户"), bodies.get(0));
+    }
+
     @Test
     void mistakesFailAtCheck() {
         String gen = "CREATE TABLE g (id BIGINT, `user` STRING, amount INT) WITH ('connector' = 'datagen');\n";
@@ -199,7 +241,10 @@ class HttpSinkSqlTest {
                 {"'url' = 'ftp://x/y'", "must be an http:// or https:// URL"},
                 {"'url' = 'http://x/y', 'method' = 'GET'", "option 'method' must be POST or PUT"},
                 {"'url' = 'http://x/y', 'sink.idempotency-key.column' = 'nope'", "names no column: 'nope'"},
-                {"'url' = 'http://x/y', 'headers.X-Team' = '风控'", "has characters an HTTP header cannot carry"}}) {
+                {"'url' = 'http://x/y', 'headers.X-Team' = '风控'", "has characters an HTTP header cannot carry"},
+                {"'url' = 'http://x/y', 'format' = 'cloudevents', 'cloudevents.mode' = 'binary',"
+                        + " 'sink.batch.max-rows' = '10', 'cloudevents.default-source' = 's',"
+                        + " 'cloudevents.default-type' = 't'", "binary mode go one per request"}}) {
             PlanningException e = assertThrows(PlanningException.class, () -> new ScriptPlanner(
                     PlannerContext.defaults()).plan("t", gen + "CREATE TABLE h (id BIGINT, `user` STRING, amount INT)"
                     + " WITH ('connector' = 'http', " + c[0] + ");\nINSERT INTO h SELECT * FROM g;"));

@@ -22,14 +22,18 @@ final class HttpSink implements Sink {
     private final HttpSinkOptions options;
     private final RowType columns;
     private final boolean jsonArray;
+    private final String contentType;
     private final HttpDeadLetters deadLetters;
 
     HttpSink(ConnectorContext context) {
         this.context = context;
         this.options = HttpSinkOptions.of(context);
         this.columns = context.table().schema().physicalRowType();
-        this.jsonArray = FormatRegistry.formatName(context.options(), "json").toLowerCase(Locale.ROOT)
-                .endsWith("json");
+        String format = FormatRegistry.formatName(context.options(), "json").trim().toLowerCase(Locale.ROOT);
+        this.jsonArray = format.endsWith("json") || format.equals("cloudevents");
+        boolean batch = options.batchRows() > 1;
+        this.contentType = format.equals("cloudevents") ? (batch ? "application/cloudevents-batch+json"
+                : "application/cloudevents+json") : jsonArray ? "application/json" : "text/plain; charset=utf-8";
         context.createEncoder("json", columns); // a bad format fails now, not at the first row
         try {
             this.deadLetters = options.deadLetterPath() == null ? null
@@ -44,7 +48,8 @@ final class HttpSink implements Sink {
     public SinkWriter createWriter(SinkWriterContext writer) {
         LOG.info("job={} table={} task={}: sending to {}", context.job().name(), options.table(), writer.taskId(),
                 options.target());
-        return new HttpSinkWriter(options, context.createEncoder("json", columns), jsonArray, columns, deadLetters);
+        return new HttpSinkWriter(options, context.createEncoder("json", columns), jsonArray, contentType, columns,
+                deadLetters);
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.config.Options;
 import dev.rsql.runtime.connector.ConnectorContext;
 import dev.rsql.runtime.connector.file.AllowedPaths;
+import dev.rsql.runtime.format.FormatRegistry;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -20,13 +21,15 @@ import java.util.Map;
  * of rows per request), {@code timeout} (per request, 10 s), {@code sink.max-retries} (5) with back-off from
  * {@code sink.retry.initial-backoff} (200 ms) doubling to {@code sink.retry.max-backoff} (10 s), {@code sink.rate-limit}
  * (requests per second per task, 0 = none), {@code sink.idempotency-key.header} ({@code Idempotency-Key}, empty for
- * none) with the value of column {@code sink.idempotency-key.column} or else a hash of the request body, and
+ * none) with the value of column {@code sink.idempotency-key.column} or else a hash of the request body (a CloudEvent
+ * in binary mode: its id), {@code cloudevents.mode} ({@link #cloudEventsBinary}), and
  * {@code sink.dead-letter-path} (a JSON-lines file for requests the target refused or that ran out of retries; without
  * it such a request fails the job).
  */
 record HttpSinkOptions(String table, URI url, String method, Map<String, String> headers, int batchRows,
                        Duration timeout, int maxRetries, Duration initialBackoff, Duration maxBackoff, double rateLimit,
-                       String idempotencyHeader, String idempotencyColumn, Path deadLetterPath) {
+                       String idempotencyHeader, String idempotencyColumn, Path deadLetterPath,
+                       boolean cloudEventsBinary) {
 
     static HttpSinkOptions of(ConnectorContext context) {
         Options o = context.options();
@@ -76,11 +79,32 @@ record HttpSinkOptions(String table, URI url, String method, Map<String, String>
             throw new ConfigException("sink.idempotency-key.column", "table " + table
                     + ": option 'sink.idempotency-key.column' names no column: '" + column + "'", null);
         }
+        boolean binary = cloudEventsBinary(o, table, batch);
         return new HttpSinkOptions(table, url, method, headers, batch,
                 o.getDuration(Duration.ofSeconds(10), "timeout", "sink.timeout"), retries,
                 o.getDuration(Duration.ofMillis(200), "sink.retry.initial-backoff"),
                 o.getDuration(Duration.ofSeconds(10), "sink.retry.max-backoff"), rate,
-                o.getOrDefault("Idempotency-Key", "sink.idempotency-key.header").trim(), column, dlq);
+                o.getOrDefault("Idempotency-Key", "sink.idempotency-key.header").trim(), column, dlq, binary);
+    }
+
+    /**
+     * With format {@code cloudevents}, option {@code cloudevents.mode}: {@code structured} (default, the event as JSON)
+     * or {@code binary} (HTTP binding: attributes as {@code ce-} headers, the data as the body), one event per request.
+     */
+    private static boolean cloudEventsBinary(Options o, String table, int batch) {
+        if (!"cloudevents".equalsIgnoreCase(FormatRegistry.formatName(o, "json").trim())) {
+            return false;
+        }
+        String mode = o.getOrDefault("structured", "cloudevents.mode").trim().toLowerCase(Locale.ROOT);
+        if (!mode.equals("structured") && !mode.equals("binary")) {
+            throw new ConfigException("cloudevents.mode", "table " + table + ": option 'cloudevents.mode' must be "
+                    + "structured or binary, got '" + mode + "'", null);
+        }
+        if (mode.equals("binary") && batch > 1) {
+            throw new ConfigException("sink.batch.max-rows", "table " + table + ": CloudEvents in binary mode go one "
+                    + "per request: 'sink.batch.max-rows' must be 1", null);
+        }
+        return mode.equals("binary");
     }
 
     /** HTTP header names are tokens and values visible ASCII (RFC 9110): others would fail at the first row. */

@@ -32,6 +32,7 @@ final class HttpSinkWriter implements SinkWriter {
     private final HttpSinkOptions options;
     private final RowEncoder encoder;
     private final boolean jsonArray;
+    private final String contentType;
     private final HttpClient client;
     private final HttpDeadLetters deadLetters;
     private final int idempotencyColumn;
@@ -40,11 +41,13 @@ final class HttpSinkWriter implements SinkWriter {
     private Object firstKey;
     private long nextRequestNanos;
 
-    HttpSinkWriter(HttpSinkOptions options, RowEncoder encoder, boolean jsonArray, RowType columns,
+    /** @param contentType of a request's body (not of a binary CloudEvent's, which says its own) */
+    HttpSinkWriter(HttpSinkOptions options, RowEncoder encoder, boolean jsonArray, String contentType, RowType columns,
                    HttpDeadLetters deadLetters) {
         this.options = options;
         this.encoder = encoder;
         this.jsonArray = jsonArray;
+        this.contentType = contentType;
         this.columns = columns;
         this.deadLetters = deadLetters;
         this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(options.timeout())
@@ -80,6 +83,10 @@ final class HttpSinkWriter implements SinkWriter {
         byte[] body = body();
         String key = idempotencyKey(body);
         pending.clear();
+        BinaryCloudEvent binary = options.cloudEventsBinary() ? BinaryCloudEvent.of(body) : null;
+        if (binary != null && binary.id() != null) {
+            key = binary.id();
+        }
         long backoffNanos = options.initialBackoff().toNanos();
         String failure;
         int status = 0;
@@ -87,9 +94,13 @@ final class HttpSinkWriter implements SinkWriter {
         for (int attempt = 0; ; attempt++) {
             throttle();
             HttpRequest.Builder request = HttpRequest.newBuilder(options.url()).timeout(options.timeout())
-                    .method(options.method(), HttpRequest.BodyPublishers.ofByteArray(body))
-                    .header("Content-Type", jsonArray || options.batchRows() == 1 ? "application/json"
-                            : "text/plain; charset=utf-8");
+                    .method(options.method(), HttpRequest.BodyPublishers.ofByteArray(binary == null ? body
+                            : binary.body()));
+            if (binary != null) {
+                binary.headers().forEach(request::header);
+            } else {
+                request.header("Content-Type", contentType);
+            }
             options.headers().forEach(request::header);
             if (!options.idempotencyHeader().isEmpty()) {
                 request.header(options.idempotencyHeader(), key);

@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.function.Consumer;
 
 /**
- * Reads CloudEvents 1.0 in structured mode (a JSON object per event): columns are bound to attributes by name
+ * Reads CloudEvents 1.0 in structured mode (a JSON object per event, or a JSON array of them: a batch): columns are bound to attributes by name
  * ({@code id}, {@code source}, {@code type}, {@code subject}, {@code time}, {@code datacontenttype}, extensions) and
  * column {@code data} takes the event's data (a ROW for a JSON object, a STRING for its JSON text or a string, BYTES
  * for {@code data_base64}). An event without {@code specversion} 1.0 or without a non-empty {@code id}, {@code source}
@@ -66,9 +66,10 @@ final class CloudEventsRowDecoder implements RowDecoder {
             this.data = -1;
         }
         this.wide = extra > arity;
+        // a JSON array is a batch of events (application/cloudevents-batch+json)
         this.json = new JsonRowDecoder(new FormatContext(ctx.tableName(), fields.build(),
-                targets.stream().mapToInt(Integer::intValue).toArray(), extra, ctx.options(), null,
-                ctx.epochWallClock()));
+                targets.stream().mapToInt(Integer::intValue).toArray(), extra,
+                ctx.options().with("array-of-rows", "true"), null, ctx.epochWallClock()));
     }
 
     private static int indexOf(RowType type, String name) {

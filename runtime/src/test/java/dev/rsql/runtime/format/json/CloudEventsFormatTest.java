@@ -50,6 +50,17 @@ class CloudEventsFormatTest {
         assertEquals("你好", new String((byte[]) b[0], StandardCharsets.UTF_8));
     }
 
+    /** A batch (application/cloudevents-batch+json) is a JSON array of events: one row each, each checked. */
+    @Test
+    void aBatchGivesARowPerEvent() throws Exception {
+        RowType t = rowType("id", DataType.string(), "tenant", DataType.string());
+        assertEquals("[[e-1, t1], [e-1, t1]]", decodeAll(CE, t, options(), "[" + EVENT + "," + EVENT + "]").stream()
+                .map(Arrays::toString).toList().toString());
+        DecodeException e = assertThrows(DecodeException.class, () -> decodeAll(CE, t, options(),
+                "[" + EVENT + "," + EVENT.replace("\"id\":\"e-1\",", "") + "]"));
+        assertTrue(e.getMessage().contains("'id' is missing"), e.getMessage());
+    }
+
     /** The required attributes are checked even when the table does not declare them. */
     @Test
     void anEventWithoutARequiredAttributeIsABadRecord() {
