@@ -62,6 +62,19 @@ for pidfile in "${pidfiles[@]}"; do
     continue
   fi
   pid=$(cat "$pidfile")
+  if job_finished "$id"; then
+    # It finished by itself and its JVM is exiting: let it, rather than stop it (at most 30 s, then stop it).
+    waited=0
+    while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt 300 ]; do
+      sleep 0.1
+      waited=$((waited + 1))
+    done
+    if ! kill -0 "$pid" 2>/dev/null; then
+      rm -f "$pidfile"
+      echo "$id has finished; nothing to stop"
+      continue
+    fi
+  fi
   # The process halts itself once its stop.timeout (in its status file) is over; this waits a little longer.
   wait_s="$timeout"
   if [ -z "$wait_s" ]; then
