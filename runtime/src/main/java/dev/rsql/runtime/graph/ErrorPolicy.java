@@ -13,23 +13,27 @@ public enum ErrorPolicy {
     SKIP;
 
     private static final String[] KEYS = {"scan.error-policy", "error-policy", "errorPolicy"};
+    private static final String IGNORE_PARSE_ERRORS = "ignore-parse-errors";
     private static final String MAX_DEAD_LETTER_PAYLOAD = "scan.dead-letter.max-payload-bytes";
     /** The most bytes of a record a dead letter keeps, by default. */
     public static final int DEFAULT_MAX_DEAD_LETTER_PAYLOAD = 1 << 20;
 
     /**
      * A source table's policy: {@code scan.error-policy} (or Blink's spellings) = fail | skip, else
-     * {@code [<format>.]ignore-parse-errors} = true means skip (Flink's format option, for json, csv and the changelog
-     * formats); default fail.
+     * {@code [<format>.]ignore-parse-errors} = true means skip (Flink's option, of whichever format); default fail.
      *
      * @throws ConfigException naming the option when its value is neither
      */
     public static ErrorPolicy of(String table, Options tableOptions) {
         String policy = tableOptions.get(KEYS);
         if (policy == null) {
-            return tableOptions.getBoolean(false, "json.ignore-parse-errors", "csv.ignore-parse-errors",
-                    "debezium-json.ignore-parse-errors", "canal-json.ignore-parse-errors",
-                    "maxwell-json.ignore-parse-errors", "ignore-parse-errors") ? SKIP : FAIL;
+            for (String key : tableOptions.asMap().keySet()) {
+                if ((key.equals(IGNORE_PARSE_ERRORS) || key.endsWith("." + IGNORE_PARSE_ERRORS))
+                        && tableOptions.getBoolean(false, key)) {
+                    return SKIP;
+                }
+            }
+            return FAIL;
         }
         try {
             return valueOf(policy.trim().toUpperCase(Locale.ROOT));

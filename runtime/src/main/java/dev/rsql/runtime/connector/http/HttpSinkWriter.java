@@ -37,6 +37,7 @@ final class HttpSinkWriter implements SinkWriter {
     private final HttpDeadLetters deadLetters;
     private final int idempotencyColumn;
     private final RowType columns;
+    private final MessageDigest sha256;
     private final List<byte[]> pending = new ArrayList<>();
     private Object firstKey;
     private long nextRequestNanos;
@@ -59,6 +60,11 @@ final class HttpSinkWriter implements SinkWriter {
             }
         }
         this.idempotencyColumn = idx;
+        try {
+            this.sha256 = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Override
@@ -169,12 +175,7 @@ final class HttpSinkWriter implements SinkWriter {
         if (idempotencyColumn >= 0 && options.batchRows() == 1 && firstKey != null) {
             return ValueText.toText(columns.type(idempotencyColumn), firstKey, false);
         }
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(body);
-            return HexFormat.of().formatHex(digest, 0, 16);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return HexFormat.of().formatHex(sha256.digest(body), 0, 16);
     }
 
     /** Spaces requests at least 1 / rate apart: a rate limit that slows the task, and so its input. */

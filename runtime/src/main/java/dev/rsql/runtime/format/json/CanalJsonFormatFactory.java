@@ -1,7 +1,6 @@
 package dev.rsql.runtime.format.json;
 
 import dev.rsql.runtime.format.FormatContext;
-import dev.rsql.runtime.format.FormatFactory;
 import dev.rsql.runtime.format.RowDecoder;
 import dev.rsql.runtime.format.RowEncoder;
 import dev.rsql.runtime.types.DataType;
@@ -16,7 +15,7 @@ import java.util.Map;
  * {@code max-nesting-depth}. Writing gives {@code {"data":[row],"type":"INSERT"}} for +I and +U and
  * {@code {"data":[row],"type":"DELETE"}} for -U and -D.
  */
-public final class CanalJsonFormatFactory implements FormatFactory {
+public final class CanalJsonFormatFactory extends ChangelogJsonFormatFactory {
 
     @Override
     public String identifier() {
@@ -32,16 +31,6 @@ public final class CanalJsonFormatFactory implements FormatFactory {
     public RowEncoder createEncoder(FormatContext context) {
         return new ChangelogJsonRowEncoder(context, "{\"data\":[", "],\"type\":\"INSERT\"}", "{\"data\":[",
                 "],\"type\":\"DELETE\"}");
-    }
-
-    @Override
-    public boolean encodesRowKind() {
-        return true;
-    }
-
-    @Override
-    public boolean decodesChangelog() {
-        return true;
     }
 
     @Override

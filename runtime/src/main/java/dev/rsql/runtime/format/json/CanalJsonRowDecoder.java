@@ -6,13 +6,11 @@ import dev.rsql.runtime.data.RowKind;
 import dev.rsql.runtime.format.ChangelogOutput;
 import dev.rsql.runtime.format.DecodeException;
 import dev.rsql.runtime.format.FormatContext;
-import dev.rsql.runtime.format.RowDecoder;
 import dev.rsql.runtime.types.DataType;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 import static dev.rsql.runtime.format.json.ChangelogJsonReader.metadataTypes;
@@ -25,7 +23,7 @@ import static dev.rsql.runtime.format.json.ChangelogJsonReader.metadataTypes;
  * or type CREATE) are skipped; other types are errors. Options {@code database.include} and {@code table.include}
  * (regular expressions) keep only the messages of matching databases and tables.
  */
-final class CanalJsonRowDecoder implements RowDecoder, ChangelogJsonReader.Envelope {
+final class CanalJsonRowDecoder extends ChangelogJsonDecoder {
 
     private static final long DATA = Fnv.hashCode64("data");
     private static final long OLD = Fnv.hashCode64("old");
@@ -40,7 +38,6 @@ final class CanalJsonRowDecoder implements RowDecoder, ChangelogJsonReader.Envel
     static final Map<String, DataType> METADATA = metadataTypes("database", "table", "ingestion-timestamp",
             "event-timestamp");
 
-    private final ChangelogJsonReader reader;
     private final Pattern databaseInclude;
     private final Pattern tableInclude;
     private final List<Object[]> data = new ArrayList<>();
@@ -53,32 +50,20 @@ final class CanalJsonRowDecoder implements RowDecoder, ChangelogJsonReader.Envel
     private Long eventTimestamp;
 
     CanalJsonRowDecoder(FormatContext ctx) {
-        this.reader = new ChangelogJsonReader("canal-json", ctx);
+        super("canal-json", ctx);
         this.databaseInclude = ChangelogJsonReader.pattern(ctx, "canal-json", "database.include");
         this.tableInclude = ChangelogJsonReader.pattern(ctx, "canal-json", "table.include");
-    }
-
-    @Override
-    public void decode(byte[] payload, Consumer<Object[]> out) {
-        throw new IllegalStateException("canal-json rows are changes: read them with decodeChangelog");
-    }
-
-    @Override
-    public void decodeChangelog(byte[] buffer, int offset, int length, ChangelogOutput out) throws DecodeException {
-        if (length == 0) {
-            return;
-        }
-        reader.read(buffer, offset, length, this);
-        if (included(databaseInclude, database) && included(tableInclude, table) && !ddl) {
-            emit(out);
-        }
     }
 
     private static boolean included(Pattern include, String name) {
         return include == null || name != null && include.matcher(name).matches();
     }
 
-    private void emit(ChangelogOutput out) throws DecodeException {
+    @Override
+    void emit(ChangelogOutput out) throws DecodeException {
+        if (!included(databaseInclude, database) || !included(tableInclude, table) || ddl) {
+            return;
+        }
         if (type == null) {
             throw reader.error("no \"type\"");
         }

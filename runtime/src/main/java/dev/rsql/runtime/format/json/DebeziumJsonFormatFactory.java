@@ -2,7 +2,6 @@ package dev.rsql.runtime.format.json;
 
 import dev.rsql.runtime.config.ConfigException;
 import dev.rsql.runtime.format.FormatContext;
-import dev.rsql.runtime.format.FormatFactory;
 import dev.rsql.runtime.format.RowDecoder;
 import dev.rsql.runtime.format.RowEncoder;
 import dev.rsql.runtime.types.DataType;
@@ -16,7 +15,7 @@ import java.util.Map;
  * {@code max-nesting-depth}. Writing gives {@code {"before":null,"after":row,"op":"c"}} for +I and +U and
  * {@code {"before":row,"after":null,"op":"d"}} for -U and -D.
  */
-public final class DebeziumJsonFormatFactory implements FormatFactory {
+public final class DebeziumJsonFormatFactory extends ChangelogJsonFormatFactory {
 
     @Override
     public String identifier() {
@@ -37,16 +36,6 @@ public final class DebeziumJsonFormatFactory implements FormatFactory {
         }
         return new ChangelogJsonRowEncoder(context, "{\"before\":null,\"after\":", ",\"op\":\"c\"}",
                 "{\"before\":", ",\"after\":null,\"op\":\"d\"}");
-    }
-
-    @Override
-    public boolean encodesRowKind() {
-        return true;
-    }
-
-    @Override
-    public boolean decodesChangelog() {
-        return true;
     }
 
     @Override

@@ -6,11 +6,9 @@ import dev.rsql.runtime.data.RowKind;
 import dev.rsql.runtime.format.ChangelogOutput;
 import dev.rsql.runtime.format.DecodeException;
 import dev.rsql.runtime.format.FormatContext;
-import dev.rsql.runtime.format.RowDecoder;
 import dev.rsql.runtime.types.DataType;
 
 import java.util.Map;
-import java.util.function.Consumer;
 
 import static dev.rsql.runtime.format.json.ChangelogJsonReader.metadataTypes;
 
@@ -21,7 +19,7 @@ import static dev.rsql.runtime.format.json.ChangelogJsonReader.metadataTypes;
  * (Kafka's tombstone after a delete) gives nothing; an update or delete without {@code before} (a table whose
  * replica identity is not full) and any other op are errors.
  */
-final class DebeziumJsonRowDecoder implements RowDecoder, ChangelogJsonReader.Envelope {
+final class DebeziumJsonRowDecoder extends ChangelogJsonDecoder {
 
     private static final long BEFORE = Fnv.hashCode64("before");
     private static final long AFTER = Fnv.hashCode64("after");
@@ -36,7 +34,6 @@ final class DebeziumJsonRowDecoder implements RowDecoder, ChangelogJsonReader.En
     static final Map<String, DataType> METADATA = metadataTypes("source.database", "source.table", "source.timestamp",
             "ingestion-timestamp");
 
-    private final ChangelogJsonReader reader;
     private final boolean schemaInclude;
     private Object[] before;
     private Object[] after;
@@ -67,25 +64,12 @@ final class DebeziumJsonRowDecoder implements RowDecoder, ChangelogJsonReader.En
     };
 
     DebeziumJsonRowDecoder(FormatContext ctx) {
-        this.reader = new ChangelogJsonReader("debezium-json", ctx);
+        super("debezium-json", ctx);
         this.schemaInclude = ctx.options().getBoolean(false, "schema-include");
     }
 
     @Override
-    public void decode(byte[] payload, Consumer<Object[]> out) {
-        throw new IllegalStateException("debezium-json rows are changes: read them with decodeChangelog");
-    }
-
-    @Override
-    public void decodeChangelog(byte[] buffer, int offset, int length, ChangelogOutput out) throws DecodeException {
-        if (length == 0) {
-            return;
-        }
-        reader.read(buffer, offset, length, this);
-        emit(out);
-    }
-
-    private void emit(ChangelogOutput out) throws DecodeException {
+    void emit(ChangelogOutput out) throws DecodeException {
         if (op == null) {
             throw reader.error(payloadSeen && !schemaInclude
                     ? "the event is inside a schema envelope ({\"schema\", \"payload\"}): set 'debezium-json.schema-include' = 'true'"

@@ -1,7 +1,6 @@
 package dev.rsql.runtime.format.json;
 
 import dev.rsql.runtime.format.FormatContext;
-import dev.rsql.runtime.format.FormatFactory;
 import dev.rsql.runtime.format.RowDecoder;
 import dev.rsql.runtime.format.RowEncoder;
 import dev.rsql.runtime.types.DataType;
@@ -15,7 +14,7 @@ import java.util.Map;
  * {@code max-nesting-depth}. Writing gives {@code {"data":row,"type":"insert"}} for +I and +U and
  * {@code {"data":row,"type":"delete"}} for -U and -D.
  */
-public final class MaxwellJsonFormatFactory implements FormatFactory {
+public final class MaxwellJsonFormatFactory extends ChangelogJsonFormatFactory {
 
     @Override
     public String identifier() {
@@ -31,16 +30,6 @@ public final class MaxwellJsonFormatFactory implements FormatFactory {
     public RowEncoder createEncoder(FormatContext context) {
         return new ChangelogJsonRowEncoder(context, "{\"data\":", ",\"type\":\"insert\"}", "{\"data\":",
                 ",\"type\":\"delete\"}");
-    }
-
-    @Override
-    public boolean encodesRowKind() {
-        return true;
-    }
-
-    @Override
-    public boolean decodesChangelog() {
-        return true;
     }
 
     @Override

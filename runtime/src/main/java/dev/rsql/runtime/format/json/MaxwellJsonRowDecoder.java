@@ -6,11 +6,9 @@ import dev.rsql.runtime.data.RowKind;
 import dev.rsql.runtime.format.ChangelogOutput;
 import dev.rsql.runtime.format.DecodeException;
 import dev.rsql.runtime.format.FormatContext;
-import dev.rsql.runtime.format.RowDecoder;
 import dev.rsql.runtime.types.DataType;
 
 import java.util.Map;
-import java.util.function.Consumer;
 
 import static dev.rsql.runtime.format.json.ChangelogJsonReader.metadataTypes;
 
@@ -20,7 +18,7 @@ import static dev.rsql.runtime.format.json.ChangelogJsonReader.metadataTypes;
  * of {@code data}, update -U of {@code old} (with the fields it does not hold, which did not change, taken from
  * {@code data}) and +U of {@code data}; other types are errors.
  */
-final class MaxwellJsonRowDecoder implements RowDecoder, ChangelogJsonReader.Envelope {
+final class MaxwellJsonRowDecoder extends ChangelogJsonDecoder {
 
     private static final long DATA = Fnv.hashCode64("data");
     private static final long OLD = Fnv.hashCode64("old");
@@ -32,7 +30,6 @@ final class MaxwellJsonRowDecoder implements RowDecoder, ChangelogJsonReader.Env
     /** The metadata a table can declare as {@code METADATA FROM 'value.<key>'}. */
     static final Map<String, DataType> METADATA = metadataTypes("database", "table", "ingestion-timestamp");
 
-    private final ChangelogJsonReader reader;
     private Object[] data;
     private Object[] old;
     private String type;
@@ -41,24 +38,11 @@ final class MaxwellJsonRowDecoder implements RowDecoder, ChangelogJsonReader.Env
     private Long timestamp;
 
     MaxwellJsonRowDecoder(FormatContext ctx) {
-        this.reader = new ChangelogJsonReader("maxwell-json", ctx);
+        super("maxwell-json", ctx);
     }
 
     @Override
-    public void decode(byte[] payload, Consumer<Object[]> out) {
-        throw new IllegalStateException("maxwell-json rows are changes: read them with decodeChangelog");
-    }
-
-    @Override
-    public void decodeChangelog(byte[] buffer, int offset, int length, ChangelogOutput out) throws DecodeException {
-        if (length == 0) {
-            return;
-        }
-        reader.read(buffer, offset, length, this);
-        emit(out);
-    }
-
-    private void emit(ChangelogOutput out) throws DecodeException {
+    void emit(ChangelogOutput out) throws DecodeException {
         if (type == null) {
             throw reader.error("no \"type\"");
         }
